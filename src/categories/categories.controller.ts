@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { created, sendList } from '../common/http/list-response.js';
+import { Ctx, PathId } from '../common/http/path-params.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { ApiRoutes } from '../common/http/route-registry.js';
+import { CategoriesService } from './categories.service.js';
+import { CreateCategoryDto } from './dto/create-category.dto.js';
+import { ListCategoriesQueryDto } from './dto/list-categories.query.js';
+import { UpdateCategoryDto } from './dto/update-category.dto.js';
+
+@ApiTags('categories')
+@ApiRoutes()
+@Controller('categories')
+export class CategoriesController {
+  constructor(private readonly categories: CategoriesService) {}
+
+  @Get()
+  async list(@Query() query: ListCategoriesQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    return sendList(res, await this.categories.list(query, ListCategoriesQueryDto, ctx));
+  }
+
+  @Post()
+  async create(@Body() input: CreateCategoryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    const { id, body } = await this.categories.create(input, ctx);
+    return created(res, `${ctx.api}/categories/${id}`, body);
+  }
+
+  @Get(':id')
+  findOne(@PathId() id: number, @Ctx() ctx: RequestContext) {
+    return this.categories.findOne(id, ctx);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  updateByPost(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
+    return this.categories.update(id, input, ctx);
+  }
+
+  @Put(':id')
+  updateByPut(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
+    return this.categories.update(id, input, ctx);
+  }
+
+  @Patch(':id')
+  updateByPatch(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
+    return this.categories.update(id, input, ctx);
+  }
+
+  @Delete(':id')
+  remove(@PathId() id: number, @Ctx() ctx: RequestContext) {
+    return this.categories.remove(id, ctx);
+  }
+}

@@ -1,0 +1,15 @@
+import { Column, Entity, Index, ManyToMany, type Relation } from 'typeorm';
+import { TermEntity } from '../terms/term.entity.js';
+import { EventEntity } from '../events/event.entity.js';
+
+@Entity('categories')
+@Index('UQ_categories_slug', ['slug'], { unique: true })
+@Index('IDX_categories_parent', ['parentId'])
+export class CategoryEntity extends TermEntity {
+  /** 0 for a top-level category. */
+  @Column({ name: 'parent_id', type: 'int', default: 0 })
+  parentId: number;
+
+  @ManyToMany(() => EventEntity, (event) => event.categories)
+  events: Relation<EventEntity[]>;
+}

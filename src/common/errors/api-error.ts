@@ -1,0 +1,78 @@
+/** One invalid parameter: which one, the message key (namespace `params`) and its arguments. */
+export interface ParamProblem {
+  param: string;
+  key: string;
+  args?: Record<string, string | number>;
+  /** Adds a `data.details` entry: `rest_invalid_type` for type errors, or a specific reason code. */
+  detailsCode?: string;
+}
+
+export interface ApiErrorExtra {
+  problems?: ParamProblem[];
+  missing?: string[];
+  termId?: number;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Every failure the API reports. Rendered by the global exception filter as
+ * `{code, message, data: {status, ...}}` with the message in the edition's language.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly args: Record<string, string | number> = {},
+    readonly extra: ApiErrorExtra = {},
+  ) {
+    super(code);
+  }
+
+  static noRoute(): ApiError {
+    return new ApiError(404, 'rest_no_route');
+  }
+
+  static invalidParams(problems: ParamProblem[]): ApiError {
+    return new ApiError(400, 'rest_invalid_param', { params: problems.map((p) => p.param).join(', ') }, { problems });
+  }
+
+  static invalidParam(param: string, key: string, args?: ParamProblem['args'], detailsCode?: string): ApiError {
+    return ApiError.invalidParams([{ param, key, args, detailsCode }]);
+  }
+
+  static missingParams(names: string[]): ApiError {
+    return new ApiError(400, 'rest_missing_callback_param', { params: names.join(', ') }, { missing: names });
+  }
+
+  /** 401 for anonymous requests, 403 for authenticated ones (spec §4.6 step 7). */
+  static forbidden(authenticated: boolean): ApiError {
+    return new ApiError(authenticated ? 403 : 401, 'rest_forbidden');
+  }
+}
+
+/** Collects parameter problems so that one request reports all of them at once (spec §7.7). */
+export class ParamProblems {
+  private readonly problems: ParamProblem[] = [];
+
+  add(param: string, key: string, args?: ParamProblem['args'], detailsCode?: string): void {
+    if (!this.problems.some((problem) => problem.param === param)) this.problems.push({ param, key, args, detailsCode });
+  }
+
+  has(param: string): boolean {
+    return this.problems.some((problem) => problem.param === param);
+  }
+
+  get empty(): boolean {
+    return this.problems.length === 0;
+  }
+
+  /** Throws the collected problems ordered as `order` lists the parameters. */
+  throwIfAny(order: readonly string[] = []): void {
+    if (this.empty) return;
+    const rank = (param: string) => {
+      const index = order.indexOf(param);
+      return index === -1 ? order.length : index;
+    };
+    throw ApiError.invalidParams([...this.problems].sort((a, b) => rank(a.param) - rank(b.param)));
+  }
+}

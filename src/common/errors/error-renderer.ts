@@ -1,0 +1,40 @@
+import type { Response } from 'express';
+import type { Translator } from '../../i18n/translator.js';
+import { ApiError } from './api-error.js';
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  data: Record<string, unknown> & { status: number };
+}
+
+/** The one place that turns an {@link ApiError} into the contract's body (spec §12.1). */
+export function renderError(error: ApiError, translator: Translator, lang: string): ErrorBody {
+  const data: ErrorBody['data'] = { status: error.status };
+  const { problems, missing, termId } = error.extra;
+  if (missing) data.params = missing;
+  if (problems) {
+    const params: Record<string, string> = {};
+    const details: Record<string, unknown> = {};
+    for (const problem of problems) {
+      const message = translator.t(lang, `params:${problem.key}`, { param: problem.param, ...problem.args });
+      params[problem.param] = message;
+      if (problem.detailsCode) {
+        details[problem.param] = { code: problem.detailsCode, message, data: { param: problem.param } };
+      }
+    }
+    data.params = params;
+    data.details = Object.keys(details).length > 0 ? details : [];
+  }
+  if (termId !== undefined) data.term_id = termId;
+  return { code: error.code, message: translator.t(lang, `errors:${error.code}`, error.args), data };
+}
+
+export function sendError(response: Response, error: ApiError, translator: Translator, lang: string): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  if (error.extra.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.extra.retryAfterSeconds));
+  response.status(error.status).json(renderError(error, translator, lang));
+}

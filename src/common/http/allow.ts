@@ -1,0 +1,21 @@
+import { canCreate, canWriteItem, isEditorLevel, type OwnedItem, type Resource } from '../auth/permissions.js';
+import type { AuthUser } from './request-context.js';
+import type { RegisteredRoute } from './route-registry.js';
+
+const TERM_RESOURCES = new Set(['categories', 'tags']);
+
+/**
+ * Methods of a route the requester may use (the `Allow` header, spec §14.2). `item` is the addressed
+ * record once a service has loaded it; before that, the role alone decides.
+ */
+export function allowedMethods(route: RegisteredRoute, user: AuthUser | null, item: OwnedItem | null): string[] {
+  const resource = route.path.split('/')[0] as Resource;
+  const permitted = (method: string): boolean => {
+    if (method === 'GET') return true;
+    if (route.scope === 'collection') return canCreate(resource, user);
+    if (route.scope !== 'item') return false;
+    if (TERM_RESOURCES.has(resource)) return canCreate(resource, user);
+    return item ? canWriteItem(user, item) : isEditorLevel(user);
+  };
+  return route.methods.filter(permitted);
+}

@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import qs from 'qs';
+import { ApiError } from '../errors/api-error.js';
+
+/** Bracket notation for query strings and form bodies (spec §7.2). */
+export const QS_OPTIONS: qs.IParseOptions = {
+  depth: 5,
+  arrayLimit: 100,
+  parameterLimit: 1000,
+  allowPrototypes: false,
+  plainObjects: true,
+  duplicates: 'combine',
+};
+
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+}
+
+const MAX_JSON_DEPTH = 32;
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = mediaType(contentType);
+  return type === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Turns the raw body into parameters according to its media type; other types are ignored. */
+export async function parseBody(raw: Buffer, contentType: string | undefined): Promise<Record<string, unknown>> {
+  const type = mediaType(contentType);
+  if (isJsonMediaType(contentType)) return parseJsonObject(raw);
+  if (raw.length === 0) return {};
+  if (type === 'application/x-www-form-urlencoded') return parseQueryString(raw.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipart(raw, contentType as string);
+  return {};
+}
+
+function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'rest_invalid_json');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || depthOf(value) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, 'rest_invalid_json');
+  }
+  return value as Record<string, unknown>;
+}
+
+function depthOf(value: unknown, depth = 1): number {
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return depth - 1;
+  let deepest = depth;
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') deepest = Math.max(deepest, depthOf(child, depth + 1));
+  }
+  return deepest;
+}
+
+/** Fields of a multipart body, read with the form rules; files are ignored. */
+function parseMultipart(raw: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const pairs: string[] = [];
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fields: 1000, fieldSize: raw.length } });
+    } catch {
+      resolve({});
+      return;
+    }
+    parser.on('field', (name, value) => pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
+    parser.on('file', (_name, stream) => stream.resume());
+    parser.on('close', () => resolve(parseQueryString(pairs.join('&'))));
+    parser.on('error', () => resolve(parseQueryString(pairs.join('&'))));
+    Readable.from(raw).pipe(parser);
+  });
+}

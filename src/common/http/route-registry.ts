@@ -1,0 +1,124 @@
+import { Injectable, type OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+
+/** Marks a controller whose routes belong to the API namespace (`{api}/...`). */
+export const API_ROUTES = Symbol('api-routes');
+
+export function ApiRoutes(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(API_ROUTES, true, target);
+}
+
+export interface RegisteredRoute {
+  /** Nest path relative to the namespace, e.g. `events/:id`; `''` is the namespace route itself. */
+  path: string;
+  /** Public pattern as the namespace index writes it, e.g. `/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** Methods in declaration order (the order `Allow` and the index use). */
+  methods: string[];
+  /** Collection routes allow creating; item routes allow updating and deleting. */
+  scope: 'collection' | 'item' | 'other';
+  paramNames: string[];
+  matcher: RegExp;
+}
+
+export interface RouteMatch {
+  route: RegisteredRoute;
+  params: Record<string, string>;
+}
+
+const PARAM_PATTERNS: Record<string, { regex: string; index: string }> = {
+  id: { regex: '(\\d+)', index: '(?P<id>\\d+)' },
+  slug: { regex: '([^/]+)', index: '(?P<slug>[^/]+)' },
+};
+
+const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
+  [RequestMethod.GET]: 'GET',
+  [RequestMethod.POST]: 'POST',
+  [RequestMethod.PUT]: 'PUT',
+  [RequestMethod.PATCH]: 'PATCH',
+  [RequestMethod.DELETE]: 'DELETE',
+};
+
+/**
+ * The routes of the API namespace, read from the controllers themselves so the table cannot drift
+ * from the code. The HTTP pipeline uses it to answer unknown routes, `OPTIONS` and `Allow`.
+ */
+@Injectable()
+export class RouteRegistry implements OnApplicationBootstrap {
+  private routes: RegisteredRoute[] = [];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const byPath = new Map<string, string[]>();
+    for (const wrapper of this.discovery.getControllers()) {
+      const type = wrapper.metatype as (new (...args: never[]) => object) | undefined;
+      if (!type || !Reflect.getMetadata(API_ROUTES, type)) continue;
+      const base = normalize(String(Reflect.getMetadata(PATH_METADATA, type) ?? ''));
+      for (const name of this.scanner.getAllMethodNames(type.prototype)) {
+        const handler = (type.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function') continue;
+        const method = METHOD_NAMES[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const ownPath = Reflect.getMetadata(PATH_METADATA, handler);
+        if (!method || ownPath === undefined) continue;
+        const path = [base, normalize(String(ownPath))].filter(Boolean).join('/');
+        const methods = byPath.get(path) ?? [];
+        if (!methods.includes(method)) methods.push(method);
+        byPath.set(path, methods);
+      }
+    }
+    this.routes = [...byPath].map(([path, methods]) => buildRoute(path, methods));
+  }
+
+  all(): readonly RegisteredRoute[] {
+    return this.routes;
+  }
+
+  /** `path` is relative to the namespace, without leading or trailing slash; fixed segments match in any case. */
+  match(path: string): RouteMatch | null {
+    for (const route of this.routes) {
+      const found = route.matcher.exec(path);
+      if (found) {
+        const params = Object.fromEntries(route.paramNames.map((name, index) => [name, found[index + 1]]));
+        return { route, params };
+      }
+    }
+    return null;
+  }
+}
+
+function normalize(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
+}
+
+function buildRoute(path: string, methods: string[]): RegisteredRoute {
+  const segments = path === '' ? [] : path.split('/');
+  const paramNames: string[] = [];
+  const regex = segments.map((segment) => {
+    if (!segment.startsWith(':')) return escapeRegExp(segment);
+    const name = segment.slice(1);
+    paramNames.push(name);
+    return (PARAM_PATTERNS[name] ?? PARAM_PATTERNS.slug).regex;
+  });
+  const pattern = segments.map((segment) =>
+    segment.startsWith(':') ? (PARAM_PATTERNS[segment.slice(1)] ?? PARAM_PATTERNS.slug).index : segment,
+  );
+  const last = segments.at(-1);
+  const scope = segments.length === 1 && !['doc'].includes(segments[0]) ? 'collection' : last?.startsWith(':') ? 'item' : 'other';
+  return {
+    path,
+    pattern: pattern.length ? `/${pattern.join('/')}` : '',
+    methods,
+    scope,
+    paramNames,
+    matcher: new RegExp(`^${regex.join('/')}$`, 'i'),
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,60 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiHideProperty, ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ValidateBy, ValidateIf } from 'class-validator';
+import type { ParamProblem } from '../errors/api-error.js';
+
+/** What a parser returns for a value it refuses; the validator turns it into a parameter problem. */
+export class Invalid {
+  constructor(readonly problem: Omit<ParamProblem, 'param'>) {}
+}
+
+/** Turns one raw request value into the typed value, or {@link Invalid}. `param` is the parameter name. */
+export type ParamParser<T = unknown> = (raw: unknown, param: string) => T | Invalid;
+
+export const MISSING = 'missing';
+const ORDER = Symbol('param-order');
+
+interface ParamOptions {
+  required?: boolean;
+  /** OpenAPI description of the schema: type, items, enum, format, default. */
+  schema?: ApiPropertyOptions;
+  /** Accepted only to be refused with a specific error; not documented. */
+  hidden?: boolean;
+}
+
+/**
+ * One request parameter: its parser (coercion and validation in one function, so every rule lives in
+ * one place), whether it is required, and how the OpenAPI document declares it.
+ */
+export function Param<T>(parse: ParamParser<T>, options: ParamOptions): PropertyDecorator {
+  const required = options.required ?? false;
+  const recordOrder: PropertyDecorator = (target, property) => {
+    const own: string[] = Object.prototype.hasOwnProperty.call(target, ORDER) ? (target as never)[ORDER] : [];
+    if (!Object.prototype.hasOwnProperty.call(target, ORDER)) Object.defineProperty(target, ORDER, { value: own });
+    if (!own.includes(String(property))) own.push(String(property));
+  };
+  return applyDecorators(
+    recordOrder,
+    options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required } as ApiPropertyOptions),
+    Transform(({ value, key }) => (value === undefined ? undefined : parse(value, key))),
+    ...(required ? [] : [ValidateIf((_object, value) => value !== undefined)]),
+    ValidateBy({
+      name: 'param',
+      validator: {
+        validate: (value) => value !== undefined && !(value instanceof Invalid),
+        defaultMessage: (args) =>
+          JSON.stringify(args?.value === undefined ? { key: MISSING } : (args?.value as Invalid).problem),
+      },
+    }),
+  );
+}
+
+/** Parameter names of a DTO class in declaration order, inherited ones first. */
+export function paramOrder(dtoClass: { prototype: object } | undefined): string[] {
+  const chain: object[] = [];
+  for (let proto = dtoClass?.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    chain.unshift(proto);
+  }
+  return chain.flatMap((proto) => (Object.prototype.hasOwnProperty.call(proto, ORDER) ? ((proto as never)[ORDER] as string[]) : []));
+}

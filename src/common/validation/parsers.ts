@@ -1,0 +1,154 @@
+import { Invalid, type ParamParser } from './param.js';
+
+/** Parsers for the value types of spec §7.3. Each returns the typed value or {@link Invalid}. */
+
+export const TRUTHY_WORDS = ['1', 'true', 'yes', 'y', 'on', 'enable', 'enabled'];
+export const FALSY_WORDS = ['0', 'false', 'no', 'n', 'off', 'disable', 'disabled', ''];
+export const MAX_LIST_ITEMS = 100;
+
+const typeError = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: 'rest_invalid_type' });
+
+/** For parameters that are not lists, a repeated key means the last value wins (spec §7.2). */
+export function lastValue(raw: unknown): unknown {
+  return Array.isArray(raw) && raw.length > 0 ? raw[raw.length - 1] : raw;
+}
+
+/** `page`, `per_page`: digits only, at least 1. */
+export const positiveInteger: ParamParser<number> = (raw) => {
+  const value = lastValue(raw);
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^\d+$/.test(text.trim()) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    return new Invalid({ key: 'positive_integer' });
+  }
+  return Number(text);
+};
+
+export function integer(options: { min?: number; max?: number } = {}): ParamParser<number> {
+  return (raw, param) => {
+    const value = lastValue(raw);
+    let result: number;
+    if (typeof value === 'number' && Number.isInteger(value)) result = value;
+    else if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) result = Number(value.trim());
+    else return typeError('integer', param);
+    if (!Number.isSafeInteger(result)) return typeError('integer', param);
+    if ((options.min !== undefined && result < options.min) || (options.max !== undefined && result > options.max)) {
+      return new Invalid({ key: 'out_of_range', args: { min: options.min ?? '', max: options.max ?? '' } });
+    }
+    return result;
+  };
+}
+
+/** Declared type boolean: JSON booleans, JSON 1/0, and the strings true/false/1/0. */
+export const boolean: ParamParser<boolean> = (raw, param) => {
+  const value = lastValue(raw);
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value === 'string') {
+    const word = value.trim().toLowerCase();
+    if (word === 'true' || word === '1') return true;
+    if (word === 'false' || word === '0') return false;
+  }
+  return typeError('boolean', param);
+};
+
+/** Truthy-word flags (spec §1, §7.3): strict ones refuse unknown words, lenient ones read them as false. */
+export function truthyWord(strict: boolean): ParamParser<boolean> {
+  return (raw, param) => {
+    const value = lastValue(raw);
+    if (typeof value === 'boolean') return value;
+    if (value === null && !strict) return false;
+    const word = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+    if (word !== undefined && TRUTHY_WORDS.includes(word)) return true;
+    if (word !== undefined && FALSY_WORDS.includes(word)) return false;
+    return strict ? typeError('boolean', param) : false;
+  };
+}
+
+export function number(options: { min?: number; max?: number } = {}): ParamParser<number> {
+  return (raw, param) => {
+    const value = lastValue(raw);
+    let result: number;
+    if (typeof value === 'number' && Number.isFinite(value)) result = value;
+    else if (typeof value === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) result = Number(value);
+    else return typeError('number', param);
+    if ((options.min !== undefined && result < options.min) || (options.max !== undefined && result > options.max)) {
+      return new Invalid({ key: 'out_of_range', args: { min: options.min ?? '', max: options.max ?? '' } });
+    }
+    return result;
+  };
+}
+
+export interface TextOptions {
+  max: number;
+  /** `""` and null are refused (required text, slugs, search...); otherwise they mean "clear" and become `""`. */
+  nonEmpty?: boolean;
+}
+
+/** A string (numbers are accepted and written as decimals), trimmed, within `max` characters. */
+export function text(options: TextOptions): ParamParser<string> {
+  return (raw, param) => {
+    const value = lastValue(raw);
+    if (value === null || value === undefined) return options.nonEmpty ? new Invalid({ key: 'not_empty' }) : '';
+    if (typeof value !== 'string' && typeof value !== 'number') return typeError('string', param);
+    const result = String(value).trim();
+    if (options.nonEmpty && result === '') return new Invalid({ key: 'not_empty' });
+    if ([...result].length > options.max) return new Invalid({ key: 'too_long', args: { max: options.max } });
+    return result;
+  };
+}
+
+/** One of a closed set of words, case-insensitive; the lower-cased word is kept. */
+export function oneOf<T extends string>(values: readonly T[]): ParamParser<T> {
+  return (raw) => {
+    const value = lastValue(raw);
+    const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+    if (word === undefined || !(values as readonly string[]).includes(word)) {
+      return new Invalid({ key: 'one_of', args: { values: values.join(', ') } });
+    }
+    return word as T;
+  };
+}
+
+/**
+ * A list (spec §7.3): JSON or bracket arrays, a comma-separated string (items trimmed, empty ones
+ * dropped) or a single scalar. Items are strings; at most {@link MAX_LIST_ITEMS}.
+ */
+export const stringList: ParamParser<string[]> = (raw, param) => {
+  let items: unknown[];
+  if (Array.isArray(raw)) items = raw.flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
+  else if (typeof raw === 'string') items = raw.split(',');
+  else if (typeof raw === 'number') items = [raw];
+  else if (raw !== null && typeof raw === 'object' && Object.keys(raw).every((key) => /^\d+$/.test(key))) {
+    items = Object.values(raw);
+  } else return typeError('string', param);
+  if (items.some((item) => typeof item !== 'string' && typeof item !== 'number')) return typeError('string', param);
+  const result = items.map((item) => String(item).trim()).filter((item) => item !== '');
+  if (result.length > MAX_LIST_ITEMS) return new Invalid({ key: 'too_many_items', args: { max: MAX_LIST_ITEMS } });
+  return result;
+};
+
+/** A list whose items are all positive integers (ids). */
+export const idList: ParamParser<number[]> = (raw, param) => {
+  const items = stringList(raw, param);
+  if (items instanceof Invalid) return items;
+  if (items.some((item) => !/^\d+$/.test(item) || Number(item) < 1 || !Number.isSafeInteger(Number(item)))) {
+    return typeError('integer', param);
+  }
+  return [...new Set(items.map(Number))];
+};
+
+/** A list of ids and/or slugs; all-digit items are ids (spec §9.4, §9.6). */
+export const idOrSlugList: ParamParser<string[]> = (raw, param) => {
+  const items = stringList(raw, param);
+  return items instanceof Invalid ? items : [...new Set(items.map((item) => item.toLowerCase()))];
+};
+
+/** A list that must name at least one item (`slug=` is refused). */
+export const nonEmptyStringList: ParamParser<string[]> = (raw, param) => {
+  const items = stringList(raw, param);
+  if (items instanceof Invalid) return items;
+  return items.length === 0 ? new Invalid({ key: 'not_empty' }) : items.map((item) => item.toLowerCase());
+};
+
+/** Accepts anything; used for parameters that are refused later with a specific error. */
+export const anyValue: ParamParser<unknown> = (raw) => raw;

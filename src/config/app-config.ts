@@ -1,0 +1,274 @@
+import { normalizeTimezone } from '../common/dates/zones.js';
+
+/** Typed, validated configuration. Built once from the environment by {@link loadConfig}. */
+export interface AppConfig {
+  http: HttpConfig;
+  api: ApiConfig;
+  site: SiteConfig;
+  lists: ListsConfig;
+  cost: CostConfig;
+  events: EventsConfig;
+  admin: AdminBootstrapConfig;
+  database: DatabaseConfig;
+  log: LogConfig;
+}
+
+export interface HttpConfig {
+  port: number;
+  /** Public URL without a trailing slash, e.g. `https://calendar.example.org/cal`. */
+  publicUrl: string;
+  /** Path part of the public URL (`/cal`), or `''`. Requests are accepted with and without it. */
+  publicPath: string;
+  /** Host and path of the public URL without scheme and port, used by `global_id`. */
+  globalIdBase: string;
+  corsOrigins: '*' | string[];
+  maxBodyBytes: number;
+  /** Milliseconds the server waits for requests in flight on shutdown. */
+  shutdownGraceMs: number;
+}
+
+export interface ApiConfig {
+  /** `/wp-json` by default. */
+  root: string;
+  vendor: string;
+  /** `<vendor>/events/v1`. */
+  namespace: string;
+  /** Language codes; the first is the default edition, served without a prefix. */
+  editions: string[];
+}
+
+export interface SiteConfig {
+  timezone: string;
+  name: string;
+  description: string;
+}
+
+export interface ListsConfig {
+  defaultPerPage: number;
+  maxPerPage: number;
+}
+
+export interface CostConfig {
+  currencySymbol: string;
+  currencyPosition: 'prefix' | 'postfix';
+  currencyCode: string;
+  decimalSeparator: '.' | ',';
+}
+
+export interface CustomFieldDefinition {
+  key: string;
+  label: string;
+}
+
+export interface EventsConfig {
+  geofenceRadiusKm: number;
+  customFields: CustomFieldDefinition[];
+}
+
+export interface AdminBootstrapConfig {
+  login?: string;
+  password?: string;
+}
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number };
+
+export interface LogConfig {
+  level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Log one line per request (off makes benchmarks measure the API, not the logger). */
+  requests: boolean;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+  }
+}
+
+const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
+const CUSTOM_FIELD_KEY = /^[A-Za-z0-9_]{1,64}$/;
+const USER_PASSWORD = /^[^\s\p{Cc}]{8,128}$/u;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const DEFAULT_EDITIONS = 'en,de,fr,es,it,nl,pt-br,pl,sv,ja,zh-cn,ko';
+
+/** Reads the variables of spec §2.1 plus storage and logging settings. Throws {@link ConfigError}. */
+export function loadConfig(env: Env): AppConfig {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const port = integer(read('PORT') ?? '3000', 'PORT', 0, 65535);
+  const publicUrl = parsePublicUrl(read('PUBLIC_URL') ?? `http://localhost:${port}`);
+
+  const root = read('API_ROOT') ?? '/wp-json';
+  if (!/^\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*[^/]$/.test(root)) {
+    throw new ConfigError('API_ROOT', 'must start with "/" and must not end with "/"');
+  }
+  const vendor = read('API_VENDOR') ?? 'tribe';
+  if (!/^[a-z0-9-]+$/.test(vendor)) throw new ConfigError('API_VENDOR', 'must match [a-z0-9-]+');
+
+  const editions = (read('EDITIONS') ?? DEFAULT_EDITIONS).split(',').map((code) => code.trim().toLowerCase());
+  if (editions.some((code) => !LANGUAGE_CODE.test(code)) || new Set(editions).size !== editions.length) {
+    throw new ConfigError('EDITIONS', 'must be a comma-separated list of distinct language codes such as en,de,pt-br');
+  }
+
+  const timezone = normalizeTimezone(read('SITE_TIMEZONE') ?? 'UTC');
+  if (!timezone) throw new ConfigError('SITE_TIMEZONE', 'is not a recognised time zone');
+
+  const defaultPerPage = integer(read('DEFAULT_PER_PAGE') ?? '6', 'DEFAULT_PER_PAGE', 1, 1000);
+  const maxPerPage = integer(read('MAX_PER_PAGE') ?? '50', 'MAX_PER_PAGE', 1, 1000);
+  if (maxPerPage < defaultPerPage) throw new ConfigError('MAX_PER_PAGE', 'must not be smaller than DEFAULT_PER_PAGE');
+
+  const corsRaw = read('CORS_ORIGINS') ?? '*';
+  const corsOrigins = corsRaw === '*' ? '*' : corsRaw.split(',').map((origin) => parseOrigin(origin.trim()));
+
+  const position = read('DEFAULT_CURRENCY_POSITION') ?? 'prefix';
+  if (position !== 'prefix' && position !== 'postfix') {
+    throw new ConfigError('DEFAULT_CURRENCY_POSITION', 'must be "prefix" or "postfix"');
+  }
+  const separator = read('COST_DECIMAL_SEPARATOR') ?? '.';
+  if (separator !== '.' && separator !== ',') throw new ConfigError('COST_DECIMAL_SEPARATOR', 'must be "." or ","');
+  const currencyCode = read('DEFAULT_CURRENCY_CODE') ?? 'USD';
+  if (!/^[A-Z]{3}$/.test(currencyCode)) throw new ConfigError('DEFAULT_CURRENCY_CODE', 'must be a three-letter code');
+
+  const geofence = Number(read('GEOFENCE_RADIUS_KM') ?? '40.2336');
+  if (!Number.isFinite(geofence) || geofence <= 0) throw new ConfigError('GEOFENCE_RADIUS_KM', 'must be a positive number');
+
+  const admin = { login: read('ADMIN_LOGIN'), password: env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD };
+  if ((admin.login === undefined) !== (admin.password === undefined)) {
+    throw new ConfigError(admin.login === undefined ? 'ADMIN_LOGIN' : 'ADMIN_PASSWORD', 'must be set together with the other ADMIN_ variable');
+  }
+  if (admin.login !== undefined && !/^[A-Za-z0-9._@-]{1,60}$/.test(admin.login)) {
+    throw new ConfigError('ADMIN_LOGIN', 'must be 1-60 characters of letters, digits and . _ @ -');
+  }
+  if (admin.password !== undefined && !USER_PASSWORD.test(admin.password)) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be 8-128 characters without whitespace or control characters');
+  }
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  return {
+    http: {
+      port,
+      ...publicUrl,
+      corsOrigins,
+      maxBodyBytes: integer(read('MAX_BODY_BYTES') ?? '1048576', 'MAX_BODY_BYTES', 1, 1024 * 1024 * 1024),
+      shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
+    },
+    api: { root, vendor, namespace: `${vendor}/events/v1`, editions },
+    site: { timezone, name: read('SITE_NAME') ?? 'Events', description: read('SITE_DESCRIPTION') ?? '' },
+    lists: { defaultPerPage, maxPerPage },
+    cost: {
+      currencySymbol: env.DEFAULT_CURRENCY_SYMBOL ?? '$',
+      currencyPosition: position,
+      currencyCode,
+      decimalSeparator: separator,
+    },
+    events: { geofenceRadiusKm: geofence, customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')) },
+    admin,
+    database: parseDatabase(read('DATABASE_URL'), read('SQLITE_PATH'), read('DB_POOL_SIZE'), read('DB_CONNECT_TIMEOUT_MS')),
+    log: { level: logLevel as LogConfig['level'], requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS') },
+  };
+}
+
+/** The configuration of this process, read from its environment (the only place that reads it). */
+export function readConfig(overrides: Env = {}): AppConfig {
+  return loadConfig({ ...process.env, ...overrides });
+}
+
+function integer(raw: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
+  return value;
+}
+
+function flag(raw: string, name: string): boolean {
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, 'must be true or false');
+}
+
+function parsePublicUrl(raw: string): Pick<HttpConfig, 'publicUrl' | 'publicPath' | 'globalIdBase'> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL without query, fragment or user');
+  }
+  const publicPath = url.pathname.replace(/\/+$/, '');
+  return {
+    publicUrl: `${url.protocol}//${url.host}${publicPath}`,
+    publicPath,
+    globalIdBase: `${url.hostname}${publicPath}`,
+  };
+}
+
+function parseOrigin(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.origin === 'null' || url.pathname !== '/' || url.search) throw new Error('not an origin');
+    return url.origin;
+  } catch {
+    throw new ConfigError('CORS_ORIGINS', 'must be "*" or a comma-separated list of origins such as https://app.example.org');
+  }
+}
+
+function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must be a JSON array of {"key", "label"} objects');
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.every(
+      (field) =>
+        typeof field === 'object' &&
+        field !== null &&
+        typeof field.key === 'string' &&
+        CUSTOM_FIELD_KEY.test(field.key) &&
+        typeof field.label === 'string',
+    );
+  if (!valid) throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must be a JSON array of {"key", "label"} objects with keys matching [A-Za-z0-9_]{1,64}');
+  const fields = (parsed as CustomFieldDefinition[]).map(({ key, label }) => ({ key, label }));
+  if (new Set(fields.map((field) => field.key)).size !== fields.length) {
+    throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must not define the same key twice');
+  }
+  return fields;
+}
+
+function parseDatabase(url: string | undefined, sqlitePath: string | undefined, pool: string | undefined, timeout: string | undefined): DatabaseConfig {
+  if (url === undefined) return { kind: 'sqlite', path: sqlitePath ?? 'data/calendar.sqlite' };
+  if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) {
+    throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');
+  }
+  return {
+    kind: 'mysql',
+    url: url.replace(/^mariadb:/, 'mysql:'),
+    poolSize: integer(pool ?? '10', 'DB_POOL_SIZE', 1, 500),
+    connectTimeoutMs: integer(timeout ?? '5000', 'DB_CONNECT_TIMEOUT_MS', 100, 120000),
+  };
+}
+
+/** Which storage engine this process uses; entity column types depend on it before Nest starts. */
+export function databaseKindFromEnv(): DatabaseConfig['kind'] {
+  return (process.env.DATABASE_URL ?? '').trim() === '' ? 'sqlite' : 'mysql';
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+/** One description of the storage for the app, the CLI and the TypeORM command line. */
+export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (database.kind === 'sqlite') {
+    const file = resolve(database.path);
+    mkdirSync(dirname(file), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: file,
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('busy_timeout = 5000');
+        db.pragma('foreign_keys = ON');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: database.url,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    supportBigNumbers: true,
+    connectTimeout: database.connectTimeoutMs,
+    poolSize: database.poolSize,
+    extra: { connectionLimit: database.poolSize, waitForConnections: true, queueLimit: 0, enableKeepAlive: true },
+  };
+}

@@ -1,0 +1,26 @@
+import { CategoryEntity } from '../categories/category.entity.js';
+import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
+import { EventEntity } from '../events/event.entity.js';
+import { ImageEntity } from '../images/image.entity.js';
+import { ItemIdEntity } from '../items/item-id.entity.js';
+import { OrganizerEntity } from '../organizers/organizer.entity.js';
+import { VenueEntity } from '../venues/venue.entity.js';
+import { TagEntity } from '../tags/tag.entity.js';
+import { TermIdEntity } from '../terms/term-id.entity.js';
+import { AppPasswordEntity } from '../users/app-password.entity.js';
+import { UserEntity } from '../users/user.entity.js';
+
+/** Every entity, for the CLI data source; the app registers the same set through forFeature. */
+export const ENTITIES = [
+  UserEntity,
+  AppPasswordEntity,
+  ItemIdEntity,
+  TermIdEntity,
+  ImageEntity,
+  EventEntity,
+  EventOrganizerEntity,
+  VenueEntity,
+  OrganizerEntity,
+  CategoryEntity,
+  TagEntity,
+];

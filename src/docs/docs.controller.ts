@@ -1,0 +1,29 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiError } from '../common/errors/api-error.js';
+import { Ctx } from '../common/http/path-params.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { ApiRoutes } from '../common/http/route-registry.js';
+import { ApiDocumentService } from './api-document.service.js';
+import { NamespaceIndexQueryDto } from './dto/namespace-index.query.js';
+
+@ApiTags('doc')
+@ApiRoutes()
+@Controller()
+export class DocsController {
+  constructor(private readonly documents: ApiDocumentService) {}
+
+  /** The namespace index: every route with its methods and arguments. */
+  @Get()
+  index(@Query() query: NamespaceIndexQueryDto, @Ctx() ctx: RequestContext) {
+    const index = this.documents.namespaceIndex(ctx);
+    if (query.namespace !== undefined && query.namespace !== index.namespace) throw new ApiError(404, 'rest_invalid_namespace');
+    return index;
+  }
+
+  /** The OpenAPI document of this edition. */
+  @Get('doc')
+  document(@Ctx() ctx: RequestContext) {
+    return this.documents.documentFor(ctx);
+  }
+}

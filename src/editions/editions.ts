@@ -1,0 +1,51 @@
+import type { AppConfig } from '../config/app-config.js';
+
+export interface EditionPath {
+  edition: string;
+  /** The rest of the path after the public path and the edition prefix, starting with `/` (or `''`). */
+  rest: string;
+}
+
+/**
+ * Language editions (spec §2.2): the default edition lives at `{public_url}{root}`, every other one at
+ * `{public_url}/{lang}{root}`. Requests are accepted with and without the path of `PUBLIC_URL`.
+ */
+export class Editions {
+  readonly codes: readonly string[];
+  readonly defaultEdition: string;
+  private readonly publicUrl: string;
+  private readonly publicPath: string;
+  private readonly root: string;
+  private readonly namespace: string;
+
+  constructor(config: Pick<AppConfig, 'http' | 'api'>) {
+    this.codes = config.api.editions;
+    this.defaultEdition = config.api.editions[0];
+    this.publicUrl = config.http.publicUrl;
+    this.publicPath = config.http.publicPath;
+    this.root = config.api.root;
+    this.namespace = config.api.namespace;
+  }
+
+  /** `{public_url}[/{lang}]{root}` */
+  base(edition: string): string {
+    return `${this.publicUrl}${edition === this.defaultEdition ? '' : `/${edition}`}${this.root}`;
+  }
+
+  /** `{base}/{namespace}` */
+  api(edition: string): string {
+    return `${this.base(edition)}/${this.namespace}`;
+  }
+
+  resolve(path: string): EditionPath {
+    let rest = path;
+    if (this.publicPath && (rest === this.publicPath || rest.startsWith(`${this.publicPath}/`))) {
+      rest = rest.slice(this.publicPath.length);
+    }
+    const prefix = /^\/([A-Za-z]{2}(?:-[A-Za-z]{2})?)(?=\/|$)/.exec(rest);
+    if (prefix && prefix[1] !== this.defaultEdition && this.codes.includes(prefix[1])) {
+      return { edition: prefix[1], rest: rest.slice(prefix[0].length) };
+    }
+    return { edition: this.defaultEdition, rest };
+  }
+}

@@ -1,0 +1,100 @@
+import { Column, Entity, Index, JoinColumn, JoinTable, ManyToMany, ManyToOne, OneToMany, type Relation } from 'typeorm';
+import { booleanTransformer, jsonTextTransformer, wallTimeTransformer } from '../database/columns.js';
+import { PublishableEntity } from '../items/publishable.entity.js';
+import { CategoryEntity } from '../categories/category.entity.js';
+import { TagEntity } from '../tags/tag.entity.js';
+import { VenueEntity } from '../venues/venue.entity.js';
+import { EventOrganizerEntity } from './event-organizer.entity.js';
+
+@Entity('events')
+@Index('UQ_events_slug', ['slug'], { unique: true })
+@Index('IDX_events_listing', ['status', 'hideFromListings', 'startLocal', 'endLocal'])
+@Index('IDX_events_date', ['status', 'dateUtc'])
+@Index('IDX_events_venue', ['venueId'])
+@Index('IDX_events_parent', ['parentId'])
+@Index('IDX_events_author', ['authorId'])
+export class EventEntity extends PublishableEntity {
+  @Column({ type: 'varchar', length: 1000 })
+  title: string;
+
+  /** Normalised zone: an IANA name, `UTC`, or a fixed offset such as `UTC+5.5`. */
+  @Column({ type: 'varchar', length: 64 })
+  timezone: string;
+
+  @Column({ name: 'all_day', type: 'boolean', transformer: booleanTransformer })
+  allDay: boolean;
+
+  /** Wall-clock start in the event's zone. */
+  @Column({ name: 'start_local', type: 'datetime', transformer: wallTimeTransformer })
+  startLocal: string;
+
+  @Column({ name: 'end_local', type: 'datetime', transformer: wallTimeTransformer })
+  endLocal: string;
+
+  @Column({ name: 'start_utc', type: 'datetime', transformer: wallTimeTransformer })
+  startUtc: string;
+
+  @Column({ name: 'end_utc', type: 'datetime', transformer: wallTimeTransformer })
+  endUtc: string;
+
+  /** Cost strings as sent (spec §8.8); null when there is no cost. */
+  @Column({ type: 'text', nullable: true, transformer: jsonTextTransformer })
+  cost: string[] | null;
+
+  @Column({ name: 'cost_symbol', type: 'varchar', length: 255, default: '' })
+  costSymbol: string;
+
+  @Column({ name: 'cost_position', type: 'varchar', length: 10, default: '' })
+  costPosition: '' | 'prefix' | 'postfix';
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  website: string | null;
+
+  @Column({ name: 'show_map', type: 'boolean', transformer: booleanTransformer })
+  showMap: boolean;
+
+  @Column({ name: 'show_map_link', type: 'boolean', transformer: booleanTransformer })
+  showMapLink: boolean;
+
+  @Column({ name: 'hide_from_listings', type: 'boolean', transformer: booleanTransformer })
+  hideFromListings: boolean;
+
+  @Column({ type: 'boolean', transformer: booleanTransformer })
+  sticky: boolean;
+
+  @Column({ type: 'boolean', transformer: booleanTransformer })
+  featured: boolean;
+
+  @Column({ name: 'venue_id', type: 'int', nullable: true })
+  venueId: number | null;
+
+  @ManyToOne(() => VenueEntity, { nullable: true, createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'venue_id' })
+  venue: Relation<VenueEntity> | null;
+
+  @Column({ name: 'parent_id', type: 'int', nullable: true })
+  parentId: number | null;
+
+  /** Values of the operator-defined fields (spec §8.11), keyed by field key. */
+  @Column({ name: 'custom_fields', type: 'text', nullable: true, transformer: jsonTextTransformer })
+  customFields: Record<string, string> | null;
+
+  @ManyToMany(() => CategoryEntity, (category) => category.events)
+  @JoinTable({
+    name: 'event_categories',
+    joinColumn: { name: 'event_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_categories_event' },
+    inverseJoinColumn: { name: 'category_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_categories_category' },
+  })
+  categories: Relation<CategoryEntity[]>;
+
+  @ManyToMany(() => TagEntity, (tag) => tag.events)
+  @JoinTable({
+    name: 'event_tags',
+    joinColumn: { name: 'event_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_tags_event' },
+    inverseJoinColumn: { name: 'tag_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_tags_tag' },
+  })
+  tags: Relation<TagEntity[]>;
+
+  @OneToMany(() => EventOrganizerEntity, (link) => link.event)
+  organizerLinks: Relation<EventOrganizerEntity[]>;
+}

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import i18next, { type i18n as I18nInstance } from 'i18next';
+
+export type Catalogue = Record<string, Record<string, unknown>>;
+
+/** The folder holding one sub-folder of JSON catalogues per language (copied to dist as assets). */
+export const CATALOGUE_DIR = import.meta.dirname;
+
+/** Reads `<dir>/<lang>/<namespace>.json` for one language; null when the language has no folder. */
+export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | null {
+  const folder = join(dir, lang);
+  let files: string[];
+  try {
+    files = readdirSync(folder).filter((file) => file.endsWith('.json'));
+  } catch {
+    return null;
+  }
+  const catalogue: Catalogue = {};
+  for (const file of files) {
+    catalogue[file.slice(0, -'.json'.length)] = JSON.parse(readFileSync(join(folder, file), 'utf8'));
+  }
+  return catalogue;
+}
+
+/**
+ * Text of every language edition. A key missing in an edition falls back to the default edition's
+ * text and is reported through `onMissing`, so tests can fail on gaps.
+ */
+export class Translator {
+  private readonly i18n: I18nInstance;
+
+  private constructor(
+    i18n: I18nInstance,
+    readonly languages: readonly string[],
+  ) {
+    this.i18n = i18n;
+  }
+
+  static create(languages: readonly string[], catalogues: Record<string, Catalogue>, onMissing?: (lang: string, key: string) => void): Translator {
+    const instance = i18next.createInstance();
+    void instance.init({
+      initAsync: false,
+      resources: catalogues,
+      lng: languages[0],
+      fallbackLng: languages[0],
+      supportedLngs: [...languages],
+      lowerCaseLng: true,
+      ns: Object.keys(catalogues[languages[0]] ?? {}),
+      defaultNS: 'errors',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      saveMissing: onMissing !== undefined,
+      missingKeyHandler: onMissing ? (lngs, _ns, key) => lngs.forEach((lng) => onMissing(lng, key)) : undefined,
+      showSupportNotice: false,
+    } as Parameters<I18nInstance['init']>[0]);
+    return new Translator(instance, languages);
+  }
+
+  /** `key` is `namespace:path`, e.g. `errors:rest_no_route`. */
+  t(lang: string, key: string, args: Record<string, unknown> = {}): string {
+    return this.i18n.t(key, { ...args, lng: lang }) as string;
+  }
+
+  has(lang: string, key: string): boolean {
+    return this.i18n.exists(key, { lng: lang, fallbackLng: false } as never);
+  }
+}

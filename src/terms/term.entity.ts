@@ -1,0 +1,18 @@
+import { Column, PrimaryColumn } from 'typeorm';
+import { LONG_TEXT } from '../database/column-types.js';
+
+/** Columns shared by categories and tags; each taxonomy has its own table. */
+export abstract class TermEntity {
+  /** Taken from the term sequence (`term_ids`). */
+  @PrimaryColumn({ type: 'int' })
+  id: number;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  slug: string;
+
+  @Column({ type: LONG_TEXT })
+  description: string;
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { nowUtcWall } from '../common/dates/wall-time.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { AuthUser } from '../common/http/request-context.js';
+import { AppPasswordEntity } from './app-password.entity.js';
+import { fingerprint, verifyPassword } from './password-hash.js';
+import { UserEntity } from './user.entity.js';
+
+export interface BasicCredentials {
+  login: string;
+  password: string;
+}
+
+/** Reads `Authorization: Basic ...`; anything else (or nothing) means an anonymous request (spec §4.2). */
+export function parseBasicAuthorization(header: string | undefined): BasicCredentials | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1).replace(/\s+/g, '') };
+}
+
+const VERIFIED_CACHE_SIZE = 1024;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Checks Basic credentials against the application passwords. A slow hash is computed once per
+ * password value: later requests with the same value are recognised by a fingerprint kept in memory,
+ * while the password row is still read on every request so a revocation takes effect at once.
+ */
+@Injectable()
+export class AuthService {
+  private readonly verified = new Map<string, true>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async authenticate(credentials: BasicCredentials): Promise<AuthUser> {
+    const user = await this.dataSource.getRepository(UserEntity).findOne({
+      where: { loginKey: credentials.login.toLowerCase() },
+      relations: { appPasswords: true },
+    });
+    if (!user) throw new ApiError(401, 'invalid_username');
+    for (const stored of user.appPasswords) {
+      if (await this.matches(credentials.password, stored)) {
+        this.touch(stored);
+        return { id: user.id, login: user.login, role: user.role };
+      }
+    }
+    throw new ApiError(401, 'incorrect_password');
+  }
+
+  private async matches(plain: string, stored: AppPasswordEntity): Promise<boolean> {
+    const key = `${stored.id}:${stored.passwordHash}:${fingerprint(plain)}`;
+    if (this.verified.has(key)) return true;
+    if (!(await verifyPassword(plain, stored.passwordHash))) return false;
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(key, true);
+    return true;
+  }
+
+  /** Records the last use, at most once a minute per password to keep reads cheap. */
+  private touch(stored: AppPasswordEntity): void {
+    const now = nowUtcWall();
+    if (stored.lastUsedUtc && Date.parse(`${now.replace(' ', 'T')}Z`) - Date.parse(`${stored.lastUsedUtc.replace(' ', 'T')}Z`) < LAST_USED_RESOLUTION_MS) {
+      return;
+    }
+    this.dataSource
+      .getRepository(AppPasswordEntity)
+      .update({ id: stored.id }, { lastUsedUtc: now })
+      .catch(() => undefined);
+  }
+}

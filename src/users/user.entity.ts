@@ -1,0 +1,28 @@
+import { Column, Entity, Index, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { wallTimeTransformer } from '../database/columns.js';
+import type { UserRole } from './user-role.js';
+import { AppPasswordEntity } from './app-password.entity.js';
+
+@Entity('users')
+@Index('UQ_users_login_key', ['loginKey'], { unique: true })
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** As given when the user was created. */
+  @Column({ type: 'varchar', length: 60 })
+  login: string;
+
+  /** Lower-cased login: logins are unique and matched case-insensitively. */
+  @Column({ name: 'login_key', type: 'varchar', length: 60 })
+  loginKey: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  role: UserRole;
+
+  @Column({ name: 'created_utc', type: 'datetime', transformer: wallTimeTransformer })
+  createdUtc: string;
+
+  @OneToMany(() => AppPasswordEntity, (password) => password.user)
+  appPasswords: Relation<AppPasswordEntity[]>;
+}

@@ -1,0 +1,26 @@
+import { Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AdminBootstrapConfig } from '../config/app-config.js';
+import { AppPasswordEntity } from './app-password.entity.js';
+import { AuthService } from './auth.service.js';
+import { UserEntity } from './user.entity.js';
+import { UsersService } from './users.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, AppPasswordEntity])],
+  providers: [UsersService, AuthService],
+  exports: [UsersService, AuthService],
+})
+export class UsersModule implements OnApplicationBootstrap {
+  constructor(
+    private readonly users: UsersService,
+    private readonly config: ConfigService,
+  ) {}
+
+  /** The first administrator (spec §4.3), once migrations have run. */
+  async onApplicationBootstrap(): Promise<void> {
+    const admin = this.config.getOrThrow<AdminBootstrapConfig>('admin');
+    await this.users.bootstrapAdministrator(admin.login, admin.password);
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import mysql from 'mysql2/promise';
+import request from 'supertest';
+import { createApp } from '../../src/app.setup.js';
+import { loadConfig, type AppConfig, type Env } from '../../src/config/app-config.js';
+import { UsersService } from '../../src/users/users.service.js';
+import type { UserRole } from '../../src/users/user-role.js';
+
+export const ADMIN = { login: 'admin', password: 'admin-password-1' };
+export const PUBLIC_URL = 'http://calendar.test';
+export const API = '/wp-json/tribe/events/v1';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  http: () => ReturnType<typeof request>;
+  /** Creates a user with the given role; returns its Basic credentials. */
+  user: (role: UserRole, login?: string) => Promise<Credentials>;
+  close: () => Promise<void>;
+}
+
+export interface Credentials {
+  login: string;
+  password: string;
+  id: number;
+}
+
+let counter = 0;
+
+/**
+ * Boots the real application (the same `createApp` as `main.ts`) on a fresh database: a temporary
+ * SQLite file, or the MySQL/MariaDB database of `DATABASE_URL` emptied first.
+ */
+export async function startTestApp(overrides: Env = {}): Promise<TestApp> {
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  let sqliteDir: string | undefined;
+  if (databaseUrl) {
+    await emptyMysqlDatabase(databaseUrl);
+  } else {
+    sqliteDir = mkdtempSync(join(tmpdir(), 'calendar-e2e-'));
+  }
+  const config = loadConfig({
+    PUBLIC_URL,
+    LOG_LEVEL: 'silent',
+    ADMIN_LOGIN: ADMIN.login,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_PATH: join(sqliteDir as string, 'test.sqlite') }),
+    ...overrides,
+  });
+  const app = await createApp(config);
+  const users = app.get(UsersService);
+  return {
+    app,
+    config,
+    http: () => request(app.getHttpServer()),
+    user: async (role, login) => {
+      const name = login ?? `${role}${++counter}`;
+      const created = await users.createUser(name, role, `${name}-password`);
+      return { login: name, password: created.password, id: created.user.id };
+    },
+    close: async () => {
+      await app.close();
+      if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function emptyMysqlDatabase(url: string): Promise<void> {
+  const connection = await mysql.createConnection(url);
+  try {
+    const [rows] = await connection.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+    await connection.query('SET FOREIGN_KEY_CHECKS = 0');
+    for (const row of rows as Array<{ name: string }>) await connection.query(`DROP TABLE \`${row.name}\``);
+    await connection.query('SET FOREIGN_KEY_CHECKS = 1');
+  } finally {
+    await connection.end();
+  }
+}
+
+export function basic(credentials: { login: string; password: string }): string {
+  return `Basic ${Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64')}`;
+}
