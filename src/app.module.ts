@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CategoriesModule } from './categories/categories.module.js';
 import type { AppConfig } from './config/app-config.js';
-import { dataSourceOptions } from './database/data-source-options.js';
+import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EditionsModule } from './editions/editions.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -27,7 +27,7 @@ export class AppModule {
             quietReqLogger: true,
           },
         }),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), migrationsRun: true }),
+        TypeOrmModule.forRootAsync({ useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }) }),
         I18nModule,
         EditionsModule,
         UsersModule,

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cors from 'cors';
+import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
@@ -44,6 +45,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     routeEntry: (ctx, route) => documents.routeEntry(ctx, route),
   });
   app.use(context);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' }, xFrameOptions: { action: 'deny' } }));
   app.use(corsMiddleware(config));
   for (const check of checks) app.use(check);
 

@@ -262,7 +262,7 @@ function parseDatabase(url: string | undefined, sqlitePath: string | undefined, 
   }
   return {
     kind: 'mysql',
-    url: url.replace(/^mariadb:/, 'mysql:'),
+    url,
     poolSize: integer(pool ?? '10', 'DB_POOL_SIZE', 1, 500),
     connectTimeoutMs: integer(timeout ?? '5000', 'DB_CONNECT_TIMEOUT_MS', 100, 120000),
   };

@@ -1,11 +1,35 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import mysql from 'mysql2/promise';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 
-/** One description of the storage for the app, the CLI and the TypeORM command line. */
+/**
+ * One description of the storage for the app, the CLI and the TypeORM command line. MySQL and
+ * MariaDB report column metadata differently, so the server is asked which one it is first.
+ */
+export async function resolveDataSourceOptions(database: DatabaseConfig): Promise<DataSourceOptions> {
+  const options = dataSourceOptions(database);
+  if (database.kind !== 'mysql') return options;
+  return { ...options, type: (await isMariaDb(database)) ? 'mariadb' : 'mysql' } as DataSourceOptions;
+}
+
+async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): Promise<boolean> {
+  if (database.url.startsWith('mariadb:')) return true;
+  let connection: mysql.Connection | undefined;
+  try {
+    connection = await mysql.createConnection({ uri: database.url, connectTimeout: database.connectTimeoutMs });
+    const [rows] = await connection.query('SELECT VERSION() AS version');
+    return /mariadb/i.test(String((rows as Array<{ version: string }>)[0]?.version));
+  } catch {
+    return false;
+  } finally {
+    await connection?.end().catch(() => undefined);
+  }
+}
+
 export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = {
     entities: ENTITIES,

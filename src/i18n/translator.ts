@@ -33,6 +33,7 @@ export class Translator {
   private constructor(
     i18n: I18nInstance,
     readonly languages: readonly string[],
+    private readonly onMissing?: (lang: string, key: string) => void,
   ) {
     this.i18n = i18n;
   }
@@ -50,15 +51,14 @@ export class Translator {
       defaultNS: 'errors',
       interpolation: { escapeValue: false },
       returnNull: false,
-      saveMissing: onMissing !== undefined,
-      missingKeyHandler: onMissing ? (lngs, _ns, key) => lngs.forEach((lng) => onMissing(lng, key)) : undefined,
       showSupportNotice: false,
     } as Parameters<I18nInstance['init']>[0]);
-    return new Translator(instance, languages);
+    return new Translator(instance, languages, onMissing);
   }
 
   /** `key` is `namespace:path`, e.g. `errors:rest_no_route`. */
   t(lang: string, key: string, args: Record<string, unknown> = {}): string {
+    if (this.onMissing && !this.has(lang, key)) this.onMissing(lang, key);
     return this.i18n.t(key, { ...args, lng: lang }) as string;
   }
 

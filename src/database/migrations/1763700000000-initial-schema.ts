@@ -9,12 +9,12 @@ export class InitialSchema1763700000000 implements MigrationInterface {
   name = 'InitialSchema1763700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const statements = queryRunner.connection.driver.options.type === 'mysql' ? MYSQL : SQLITE;
+    const statements = queryRunner.connection.driver.options.type === 'better-sqlite3' ? SQLITE : MYSQL;
     for (const statement of statements) await queryRunner.query(statement);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    const quote = queryRunner.connection.driver.options.type === 'mysql' ? '`' : '"';
+    const quote = queryRunner.connection.driver.options.type === 'better-sqlite3' ? '"' : '`';
     for (const table of TABLES_IN_DROP_ORDER) await queryRunner.query(`DROP TABLE ${quote}${table}${quote}`);
   }
 }

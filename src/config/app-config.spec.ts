@@ -1,0 +1,75 @@
+import { ConfigError, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('applies the defaults of spec §2.1', () => {
+    const config = loadConfig({});
+    expect(config.http.port).toBe(3000);
+    expect(config.http.publicUrl).toBe('http://localhost:3000');
+    expect(config.api).toEqual({
+      root: '/wp-json',
+      vendor: 'tribe',
+      namespace: 'tribe/events/v1',
+      editions: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt-br', 'pl', 'sv', 'ja', 'zh-cn', 'ko'],
+    });
+    expect(config.site).toEqual({ timezone: 'UTC', name: 'Events', description: '' });
+    expect(config.lists).toEqual({ defaultPerPage: 6, maxPerPage: 50 });
+    expect(config.http.maxBodyBytes).toBe(1048576);
+    expect(config.http.corsOrigins).toBe('*');
+    expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite' });
+  });
+
+  it('derives the global id base and public path from PUBLIC_URL', () => {
+    const { http } = loadConfig({ PUBLIC_URL: 'https://calendar.example.org:8443/cal/' });
+    expect(http.publicUrl).toBe('https://calendar.example.org:8443/cal');
+    expect(http.publicPath).toBe('/cal');
+    expect(http.globalIdBase).toBe('calendar.example.org/cal');
+  });
+
+  it('normalises the site time zone', () => {
+    expect(loadConfig({ SITE_TIMEZONE: 'america/chicago' }).site.timezone).toBe('America/Chicago');
+    expect(loadConfig({ SITE_TIMEZONE: 'UTC+05:30' }).site.timezone).toBe('UTC+5.5');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['API_ROOT', 'wp-json'],
+    ['API_ROOT', '/wp-json/'],
+    ['API_VENDOR', 'Tribe'],
+    ['EDITIONS', 'en,xx-long'],
+    ['SITE_TIMEZONE', 'Mars/Olympus'],
+    ['DEFAULT_PER_PAGE', '0'],
+    ['MAX_PER_PAGE', '3'],
+    ['CORS_ORIGINS', 'not a url'],
+    ['DEFAULT_CURRENCY_POSITION', 'middle'],
+    ['COST_DECIMAL_SEPARATOR', ';'],
+    ['GEOFENCE_RADIUS_KM', '-1'],
+    ['EVENT_CUSTOM_FIELDS', '[{"key":"bad key","label":"x"}]'],
+    ['DATABASE_URL', 'postgres://x/y'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [variable]: value });
+    } catch (error) {
+      expect((error as ConfigError).variable).toBe(variable);
+      expect((error as Error).message).toContain(variable);
+    }
+  });
+
+  it('needs both ADMIN_ variables and a valid password', () => {
+    expect(() => loadConfig({ ADMIN_LOGIN: 'root' })).toThrow(/ADMIN_PASSWORD/);
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_LOGIN/);
+    expect(() => loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
+    expect(loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'long-enough' }).admin).toEqual({ login: 'root', password: 'long-enough' });
+  });
+
+  it('reads custom field definitions and a MySQL URL', () => {
+    const config = loadConfig({
+      EVENT_CUSTOM_FIELDS: '[{"key":"_ecp_custom_2","label":"Dress code"}]',
+      DATABASE_URL: 'mariadb://u:p@db:3306/calendar',
+    });
+    expect(config.events.customFields).toEqual([{ key: '_ecp_custom_2', label: 'Dress code' }]);
+    expect(config.database).toMatchObject({ kind: 'mysql', url: 'mariadb://u:p@db:3306/calendar' });
+  });
+});

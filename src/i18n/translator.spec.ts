@@ -1,0 +1,45 @@
+import { readdirSync } from 'node:fs';
+import { DEFAULT_EDITIONS } from '../config/app-config.js';
+import { CATALOGUE_DIR, readCatalogue, Translator } from './translator.js';
+
+const languages = DEFAULT_EDITIONS.split(',');
+
+function leaves(value: unknown, prefix = ''): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof child === 'string') result.set(path, child);
+    else for (const [k, v] of leaves(child, path)) result.set(k, v);
+  }
+  return result;
+}
+
+describe('translation catalogues', () => {
+  const english = leaves(readCatalogue('en'));
+
+  it('has one folder per default edition and no other', () => {
+    expect(readdirSync(CATALOGUE_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()).toEqual(
+      [...languages].sort(),
+    );
+  });
+
+  it.each(languages.filter((lang) => lang !== 'en'))('%s has every English key, the same placeholders, and no English leftover', (lang) => {
+    const translated = leaves(readCatalogue(lang));
+    expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, text] of english) {
+      const placeholders = (value: string) => (value.match(/\{\{\w+\}\}/g) ?? []).sort();
+      expect({ key, placeholders: placeholders(translated.get(key) as string) }).toEqual({ key, placeholders: placeholders(text) });
+      expect({ key, same: translated.get(key) === text }).toEqual({ key, same: false });
+    }
+  });
+
+  it('translates with arguments and falls back to the default edition, reporting the gap', () => {
+    const missing: string[] = [];
+    const translator = Translator.create(['en', 'de'], { en: { errors: { a: 'Hello {{name}}', b: 'Only English' } }, de: { errors: { a: 'Hallo {{name}}' } } }, (lang, key) =>
+      missing.push(`${lang}:${key}`),
+    );
+    expect(translator.t('de', 'errors:a', { name: '<b>' })).toBe('Hallo <b>');
+    expect(translator.t('de', 'errors:b')).toBe('Only English');
+    expect(missing).toEqual(['de:errors:b']);
+  });
+});
