@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import i18next, { type i18n as I18nInstance } from 'i18next';
 
 export type Catalogue = Record<string, Record<string, unknown>>;
 
 /** The folder holding one sub-folder of JSON catalogues per language (copied to dist as assets). */
-export const CATALOGUE_DIR = import.meta.dirname;
+export const CATALOGUE_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** Reads `<dir>/<lang>/<namespace>.json` for one language; null when the language has no folder. */
 export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | null {
