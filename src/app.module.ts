@@ -11,6 +11,9 @@ import { HealthModule } from './health/health.module.js';
 import { I18nModule } from './i18n/i18n.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { UsersModule } from './users/users.module.js';
+import { ItemsModule } from './items/items.module.js';
+import { VenuesModule } from './venues/venues.module.js';
+import { OrganizersModule } from './organizers/organizers.module.js';
 
 @Module({})
 export class AppModule {
@@ -32,6 +35,9 @@ export class AppModule {
         EditionsModule,
         UsersModule,
         DocsModule,
+        ItemsModule,
+        VenuesModule,
+        OrganizersModule,
         CategoriesModule,
         TagsModule,
         HealthModule,

@@ -22,7 +22,8 @@ export function toApiError(errors: ValidationError[]): ApiError {
   const rank = (name: string) => (order.indexOf(name) === -1 ? order.length : order.indexOf(name));
   const sorted = [...errors].sort((a, b) => rank(a.property) - rank(b.property));
   const problems: ParamProblem[] = sorted.map((error) => {
-    const message = Object.values(error.constraints ?? {})[0];
+    const constraints = error.constraints ?? {};
+    const message = constraints.required ?? constraints.param ?? Object.values(constraints)[0];
     let problem: Omit<ParamProblem, 'param'> = { key: 'invalid_value' };
     try {
       problem = message ? JSON.parse(message) : problem;

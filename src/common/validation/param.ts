@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { ValidateBy } from 'class-validator';
 import type { ParamProblem } from '../errors/api-error.js';
 
 /** What a parser returns for a value it refuses; the validator turns it into a parameter problem. */
@@ -27,28 +27,42 @@ interface ParamOptions {
  * One request parameter: its parser (coercion and validation in one function, so every rule lives in
  * one place), whether it is required, and how the OpenAPI document declares it.
  */
-export function Param<T>(parse: ParamParser<T>, options: ParamOptions): PropertyDecorator {
-  const required = options.required ?? false;
-  const recordOrder: PropertyDecorator = (target, property) => {
-    const own: string[] = Object.prototype.hasOwnProperty.call(target, ORDER) ? (target as never)[ORDER] : [];
-    if (!Object.prototype.hasOwnProperty.call(target, ORDER)) Object.defineProperty(target, ORDER, { value: own });
-    if (!own.includes(String(property))) own.push(String(property));
-  };
+export function Param<T>(parse: ParamParser<T>, options: ParamOptions = {}): PropertyDecorator {
   return applyDecorators(
     recordOrder,
-    options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required } as ApiPropertyOptions),
+    options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required: options.required ?? false } as ApiPropertyOptions),
     Transform(({ value, key }) => (value === undefined ? undefined : parse(value, key))),
-    ...(required ? [] : [ValidateIf((_object, value) => value !== undefined)]),
     ValidateBy({
       name: 'param',
       validator: {
-        validate: (value) => value !== undefined && !(value instanceof Invalid),
-        defaultMessage: (args) =>
-          JSON.stringify(args?.value === undefined ? { key: MISSING } : (args?.value as Invalid).problem),
+        validate: (value) => !(value instanceof Invalid),
+        defaultMessage: (args) => JSON.stringify((args?.value as Invalid).problem),
       },
+    }),
+    ...(options.required ? [Required()] : []),
+  );
+}
+
+/**
+ * Makes a parameter required; a subclass uses it to require what its parent declares optional
+ * (the create DTO extends the update DTO).
+ */
+export function Required(): PropertyDecorator {
+  return applyDecorators(
+    recordOrder,
+    ApiProperty({ required: true }),
+    ValidateBy({
+      name: 'required',
+      validator: { validate: (value) => value !== undefined, defaultMessage: () => JSON.stringify({ key: MISSING }) },
     }),
   );
 }
+
+const recordOrder: PropertyDecorator = (target, property) => {
+  if (!Object.prototype.hasOwnProperty.call(target, ORDER)) Object.defineProperty(target, ORDER, { value: [] });
+  const own = (target as never)[ORDER] as string[];
+  if (!own.includes(String(property))) own.push(String(property));
+};
 
 /** Parameter names of a DTO class in declaration order, inherited ones first. */
 export function paramOrder(dtoClass: { prototype: object } | undefined): string[] {

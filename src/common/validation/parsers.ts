@@ -152,3 +152,48 @@ export const nonEmptyStringList: ParamParser<string[]> = (raw, param) => {
 
 /** Accepts anything; used for parameters that are refused later with a specific error. */
 export const anyValue: ParamParser<unknown> = (raw) => raw;
+
+/** `status` on writes: one of the writable statuses, any case (spec §5.2). */
+export const writableStatus: ParamParser<'publish' | 'future' | 'draft' | 'pending' | 'private'> = (raw) => {
+  const value = lastValue(raw);
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return ['publish', 'future', 'draft', 'pending', 'private'].includes(word)
+    ? (word as 'publish' | 'future' | 'draft' | 'pending' | 'private')
+    : new Invalid({ key: 'status' });
+};
+
+/** An absolute http/https URL of at most 255 characters; `""` and null clear the value. */
+export const websiteUrl: ParamParser<string> = (raw, param) => {
+  const value = text({ max: 255 })(raw, param);
+  if (value instanceof Invalid || value === '') return value;
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !/\s/.test(value)) return value;
+  } catch {
+    // not a URL
+  }
+  return new Invalid({ key: 'url' });
+};
+
+/** A date or time written in one of the forms of spec §6.2; parsed later, in the right zone. */
+export const dateText: ParamParser<string> = (raw, param) => {
+  const value = lastValue(raw);
+  if (typeof value === 'number') return String(value);
+  const result = text({ max: 255, nonEmpty: true })(value, param);
+  return result instanceof Invalid && result.problem.key === 'not_empty' ? new Invalid({ key: 'date' }) : result;
+};
+
+/** A number within a range, or `""`/null to remove the value. */
+export function nullableNumber(options: { min: number; max: number }): ParamParser<number | null> {
+  const parse = number(options);
+  return (raw, param) => {
+    const value = lastValue(raw);
+    return value === null || value === '' ? null : parse(value, param);
+  };
+}
+
+/** A user id (`author`); its existence is checked by the service. */
+export const userId: ParamParser<number> = (raw, param) => {
+  const value = integer()(raw, param);
+  return value instanceof Invalid || value >= 1 ? value : new Invalid({ key: 'author' });
+};

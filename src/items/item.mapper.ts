@@ -1,0 +1,39 @@
+import { utcToWall } from '../common/dates/wall-time.js';
+import type { ItemStatus } from './item-status.js';
+import type { PublishableEntity } from './publishable.entity.js';
+
+/** Where an item kind lives on the public site (spec §8.1). */
+export interface ItemKindShape {
+  /** `event`, `venue`, `organizer`: the path segment of public pages. */
+  pagePath: string;
+  /** `tribe_events`, `tribe_venue`, `tribe_organizer`: the `post_type` of non-public links. */
+  postType: string;
+}
+
+export interface SiteLinks {
+  publicUrl: string;
+  globalIdBase: string;
+  siteTimezone: string;
+}
+
+const PUBLIC_URL_STATUSES = new Set<ItemStatus>(['publish', 'private']);
+
+export function itemUrl(shape: ItemKindShape, item: Pick<PublishableEntity, 'id' | 'status' | 'slug'>, site: SiteLinks): string {
+  return PUBLIC_URL_STATUSES.has(item.status)
+    ? `${site.publicUrl}/${shape.pagePath}/${item.slug}/`
+    : `${site.publicUrl}/?post_type=${shape.postType}&p=${item.id}`;
+}
+
+export function globalId(id: number, site: SiteLinks): string {
+  return `${site.globalIdBase}?id=${id}`;
+}
+
+/** `date`, `date_utc`, `modified`, `modified_utc` (spec §6.7): site time and UTC of the same instants. */
+export function itemDates(item: Pick<PublishableEntity, 'dateUtc' | 'modifiedUtc'>, site: SiteLinks) {
+  return {
+    date: utcToWall(item.dateUtc, site.siteTimezone),
+    date_utc: item.dateUtc,
+    modified: utcToWall(item.modifiedUtc, site.siteTimezone),
+    modified_utc: item.modifiedUtc,
+  };
+}

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ImageEntity } from '../images/image.entity.js';
+import { ImagesService } from '../images/images.service.js';
+import { ItemIdEntity } from './item-id.entity.js';
+import { ItemsService } from './items.service.js';
+
+/** Shared rules of items (ids, slugs, schedules) and the image registry. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([ItemIdEntity, ImageEntity])],
+  providers: [ItemsService, ImagesService],
+  exports: [ItemsService, ImagesService],
+})
+export class ItemsModule {}

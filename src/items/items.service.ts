@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import type { HttpConfig, SiteConfig } from '../config/app-config.js';
+import { parseDateInput } from '../common/dates/parse-date.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
+import type { ParamProblems } from '../common/errors/api-error.js';
+import { nextFreeSlug, sanitizeSlug } from '../common/text/slug.js';
+import { UserEntity } from '../users/user.entity.js';
+import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
+import type { SiteLinks } from './item.mapper.js';
+
+export const TRASH_SUFFIX = '__trashed';
+const ITEM_TABLES = ['events', 'venues', 'organizers'] as const;
+/** How stale this process may let another process's scheduled items be (spec §5.3). */
+const PROMOTION_RECHECK_MS = 1000;
+
+/** Rules shared by events, venues and organizers: ids, slugs, authors, publication dates, schedules. */
+@Injectable()
+export class ItemsService {
+  readonly site: SiteLinks;
+  private nextCheckAt = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    config: ConfigService,
+  ) {
+    const http = config.getOrThrow<HttpConfig>('http');
+    this.site = { publicUrl: http.publicUrl, globalIdBase: http.globalIdBase, siteTimezone: config.getOrThrow<SiteConfig>('site').timezone };
+  }
+
+  async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {
+    const { id } = await manager.save(ItemIdEntity, manager.create(ItemIdEntity, { kind }));
+    return id;
+  }
+
+  async kindOf(id: number): Promise<ItemKind | null> {
+    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    const row = await this.dataSource.getRepository(ItemIdEntity).findOneBy({ id });
+    return row?.kind ?? null;
+  }
+
+  /** The smallest free `base`, `base-2`, `base-3`... among the other rows of `table`. */
+  async freeSlug(manager: EntityManager, table: string, base: string, exceptId: number | null): Promise<string> {
+    const rows = await manager
+      .createQueryBuilder()
+      .select('t.slug', 'slug')
+      .addSelect('t.id', 'id')
+      .from(table, 't')
+      .where('t.slug = :base OR t.slug LIKE :pattern', { base, pattern: `${base.replace(/[\\%_]/g, '\\$&')}-%` })
+      .getRawMany<{ slug: string; id: number }>();
+    const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
+    return nextFreeSlug(base, taken);
+  }
+
+  /** Slug for a new item: the sanitised wish or name, the id when that is empty. */
+  async slugFor(manager: EntityManager, table: string, wanted: string | undefined, name: string, id: number): Promise<string> {
+    const base = (wanted !== undefined ? sanitizeSlug(wanted) : sanitizeSlug(name)) || String(id);
+    return this.freeSlug(manager, table, base, id);
+  }
+
+  async userExists(id: number): Promise<boolean> {
+    return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(UserEntity).existsBy({ id });
+  }
+
+  /**
+   * The publication instant of `date` (site time) and `date_utc` (UTC), `date_utc` winning (spec §6.7).
+   * Undefined when neither was sent; problems are reported for unparseable values.
+   */
+  publicationDate(input: { date?: string; date_utc?: string }, problems: ParamProblems, now: Date): string | undefined {
+    let result: string | undefined;
+    if (input.date !== undefined) {
+      const parsed = parseDateInput(input.date, this.site.siteTimezone, now);
+      if (!parsed) problems.add('date', 'date');
+      else result = parsed.utc;
+    }
+    if (input.date_utc !== undefined) {
+      const parsed = parseDateInput(input.date_utc, 'UTC', now);
+      if (!parsed) problems.add('date_utc', 'date');
+      else result = parsed.utc;
+    }
+    return result;
+  }
+
+  trashedSlug(slug: string): string {
+    return slug.endsWith(TRASH_SUFFIX) ? slug : `${slug}${TRASH_SUFFIX}`;
+  }
+
+  /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */
+  async restoredSlug(manager: EntityManager, table: string, slug: string, id: number): Promise<string> {
+    const base = slug.endsWith(TRASH_SUFFIX) ? slug.slice(0, -TRASH_SUFFIX.length) : slug;
+    return this.freeSlug(manager, table, base || String(id), id);
+  }
+
+  /**
+   * Scheduled items whose publication time has passed are published (spec §5.3). Reads call this
+   * first; a process re-checks at once after its own writes and otherwise at most once a second.
+   */
+  async publishDueItems(): Promise<void> {
+    const now = Date.now();
+    if (now < this.nextCheckAt) return;
+    this.nextCheckAt = now + PROMOTION_RECHECK_MS;
+    const nowUtc = nowUtcWall(new Date(now));
+    for (const table of ITEM_TABLES) {
+      await this.dataSource
+        .createQueryBuilder()
+        .update(table)
+        .set({ status: 'publish' } as ObjectLiteral)
+        .where("status = 'future' AND date_utc <= :now", { now: new Date(`${nowUtc.replace(' ', 'T')}Z`) })
+        .execute();
+    }
+  }
+
+  /** A write may have scheduled something: check again on the next read. */
+  scheduleChanged(): void {
+    this.nextCheckAt = 0;
+  }
+}

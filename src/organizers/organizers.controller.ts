@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { created, sendList } from '../common/http/list-response.js';
+import { Ctx, PathId, PathSlug } from '../common/http/path-params.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { ApiRoutes } from '../common/http/route-registry.js';
+import { ListLinkedItemsQueryDto } from '../items/dto/list-linked-items.query.js';
+import { ReadItemQueryDto } from '../items/dto/read-item.query.js';
+import { CreateOrganizerDto } from './dto/create-organizer.dto.js';
+import { UpdateOrganizerDto } from './dto/update-organizer.dto.js';
+import { OrganizersService } from './organizers.service.js';
+
+@ApiTags('organizers')
+@ApiRoutes()
+@Controller('organizers')
+export class OrganizersController {
+  constructor(private readonly organizers: OrganizersService) {}
+
+  @Get()
+  async list(@Query() query: ListLinkedItemsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    return sendList(res, await this.organizers.list(query, ctx));
+  }
+
+  @Post()
+  async create(@Body() input: CreateOrganizerDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    const { id, body } = await this.organizers.create(input, ctx);
+    return created(res, `${ctx.api}/organizers/${id}`, body);
+  }
+
+  @Get(':id')
+  findOne(@PathId() id: number, @Query() query: ReadItemQueryDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.findOne({ id }, ctx, query.password);
+  }
+
+  @Delete(':id')
+  remove(@PathId() id: number, @Ctx() ctx: RequestContext) {
+    return this.organizers.remove({ id }, ctx);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  updateByPost(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ id }, input, ctx);
+  }
+
+  @Put(':id')
+  updateByPut(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ id }, input, ctx);
+  }
+
+  @Patch(':id')
+  updateByPatch(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ id }, input, ctx);
+  }
+
+  @Get('by-slug/:slug')
+  findBySlug(@PathSlug() slug: string, @Query() query: ReadItemQueryDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.findOne({ slug }, ctx, query.password);
+  }
+
+  @Delete('by-slug/:slug')
+  removeBySlug(@PathSlug() slug: string, @Ctx() ctx: RequestContext) {
+    return this.organizers.remove({ slug }, ctx);
+  }
+
+  @Post('by-slug/:slug')
+  @HttpCode(200)
+  updateBySlugPost(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ slug }, input, ctx);
+  }
+
+  @Put('by-slug/:slug')
+  updateBySlugPut(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ slug }, input, ctx);
+  }
+
+  @Patch('by-slug/:slug')
+  updateBySlugPatch(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
+    return this.organizers.update({ slug }, input, ctx);
+  }
+}

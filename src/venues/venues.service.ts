@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { ListsConfig } from '../config/app-config.js';
+import { EventEntity } from '../events/event.entity.js';
+import { ImagesService } from '../images/images.service.js';
+import { ItemsService } from '../items/items.service.js';
+import { LinkedItemsService } from '../items/linked-items.service.js';
+import { stripTags } from '../common/text/html.js';
+import type { UpdateVenueDto } from './dto/update-venue.dto.js';
+import { VenueEntity } from './venue.entity.js';
+import { toVenuePayload } from './venue.mapper.js';
+
+const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const;
+
+@Injectable()
+export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto> {
+  constructor(@InjectDataSource() dataSource: DataSource, items: ItemsService, images: ImagesService, config: ConfigService) {
+    super(
+      {
+        kind: 'venue',
+        resource: 'venues',
+        table: 'venues',
+        entity: VenueEntity,
+        nameField: 'venue',
+        writeOrder: ['venue', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'show_map', 'show_map_link', ...ADDRESS_FIELDS, 'image', 'geo_lat', 'geo_lng', 'post_password'],
+        dedupFields: [
+          ['venue', 'name'],
+          ['description', 'description'],
+          ['excerpt', 'excerpt'],
+          ['address', 'address'],
+          ['city', 'city'],
+          ['country', 'country'],
+          ['province', 'province'],
+          ['state', 'state'],
+          ['stateprovince', 'stateprovince'],
+          ['zip', 'zip'],
+          ['phone', 'phone'],
+          ['website', 'website'],
+        ],
+        searchColumns: [
+          'i.name',
+          'i.description',
+          'i.excerpt',
+          'i.address',
+          'i.city',
+          'i.province',
+          'i.state',
+          "(CASE WHEN i.stateprovince <> '' THEN i.stateprovince WHEN i.country = '' OR LOWER(TRIM(i.country)) IN ('us', 'usa', 'united states', 'united states of america') THEN i.state ELSE i.province END)",
+          'i.zip',
+          'i.phone',
+        ],
+        linkedEventsExist: (condition) => `EXISTS (SELECT 1 FROM events e WHERE e.venue_id = i.id AND ${condition})`,
+        applyFields: (venue, input, problems, isCreate) => {
+          if (isCreate) {
+            venue.showMap = true;
+            venue.showMapLink = true;
+            for (const field of ADDRESS_FIELDS) venue[field] = '';
+            venue.geoLat = null;
+            venue.geoLng = null;
+          }
+          if (input.show_map !== undefined) venue.showMap = input.show_map;
+          if (input.show_map_link !== undefined) venue.showMapLink = input.show_map_link;
+          for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) venue[field] = stripTags(input[field] as string);
+          if (input.geo_lat !== undefined) venue.geoLat = input.geo_lat;
+          if (input.geo_lng !== undefined) venue.geoLng = input.geo_lng;
+          if ((venue.geoLat === null) !== (venue.geoLng === null)) {
+            const missing = venue.geoLat === null ? 'geo_lat' : 'geo_lng';
+            problems.add(missing, 'coordinates_pair');
+          }
+        },
+        unlinkFromEvents: async (manager, id) => {
+          await manager.createQueryBuilder().update(EventEntity).set({ venueId: null }).where('venue_id = :id', { id }).execute();
+        },
+        toPayload: toVenuePayload,
+      },
+      dataSource,
+      items,
+      images,
+      config.getOrThrow<ListsConfig>('lists'),
+    );
+  }
+}
