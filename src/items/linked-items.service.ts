@@ -1,3 +1,5 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
 import { canCreate, canReadItem, canWriteItem, mayFilterByStatus, type ItemResource } from '../common/auth/permissions.js';
@@ -122,27 +124,63 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
 
   async create(input: D, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
     const now = new Date();
-    const entity = new this.definition.entity();
-    const problems = new ParamProblems();
-    const dateUtc = await this.validateCommon(input, problems, now, ctx.user);
-    this.definition.applyFields(entity, input, problems, true);
-    problems.throwIfAny(this.definition.writeOrder);
+    const prepared = await this.prepareCreate(input, ctx.user, now);
     if (!canCreate(this.definition.resource, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
-
     const existing = await this.findDuplicate(input, user);
     if (existing) return { id: existing.id, body: await this.payloadOf(existing, false) };
-
-    const id = await this.retryingSlugs(() =>
-      this.dataSource.transaction(async (manager) => {
-        const id = await this.items.allocateId(manager, this.definition.kind);
-        await this.fillCommon(entity, input, user, manager, { id, dateUtc, now, isCreate: true });
-        await manager.insert(this.definition.entity, entity as never);
-        return id;
-      }),
-    );
+    const id = await this.retryingSlugs(() => this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)));
     this.items.scheduleChanged();
     return { id, body: await this.payloadOf(await this.requireItem({ id }), false) };
+  }
+
+  /** Validation of a create (DTO already parsed); throws the collected parameter problems. */
+  async prepareCreate(input: D, user: AuthUser | null, now: Date): Promise<{ entity: E; dateUtc: string | undefined }> {
+    const entity = new this.definition.entity();
+    const problems = new ParamProblems();
+    const dateUtc = await this.validateCommon(input, problems, now, user);
+    this.definition.applyFields(entity, input, problems, true);
+    problems.throwIfAny(this.definition.writeOrder);
+    return { entity, dateUtc };
+  }
+
+  async insertPrepared(manager: EntityManager, prepared: { entity: E; dateUtc: string | undefined }, input: D, user: AuthUser, now: Date): Promise<number> {
+    const id = await this.items.allocateId(manager, this.definition.kind);
+    const entity = Object.assign(new this.definition.entity(), prepared.entity);
+    await this.fillCommon(entity, input, user, manager, { id, dateUtc: prepared.dateUtc, now, isCreate: true });
+    await manager.insert(this.definition.entity, entity as never);
+    return id;
+  }
+
+  /**
+   * Checks an inline item of an event write (spec §11.3) with the rules of the create route; returns
+   * a function that, inside the event's transaction, reuses a duplicate or creates the item.
+   */
+  async prepareInline(
+    data: Record<string, unknown>,
+    dtoClass: new () => D,
+    user: AuthUser | null,
+    now: Date,
+  ): Promise<((manager: EntityManager, author: AuthUser) => Promise<number>) | null> {
+    const input = plainToInstance(dtoClass, data);
+    if ((await validate(input as object, { whitelist: true, forbidUnknownValues: false })).length > 0) return null;
+    try {
+      const prepared = await this.prepareCreate(input, user, now);
+      return async (manager, author) => {
+        const existing = await this.findDuplicate(input, author, manager);
+        return existing ? existing.id : this.insertPrepared(manager, prepared, input, author, now);
+      };
+    } catch (error) {
+      if (error instanceof ApiError) return null;
+      throw error;
+    }
+  }
+
+  /** Whether `id` is an existing, non-trashed item of this kind (events may link it). */
+  async isLinkable(id: number, manager?: EntityManager): Promise<boolean> {
+    if (!Number.isSafeInteger(id) || id <= 0) return false;
+    const item = await (manager ?? this.dataSource.manager).findOneBy(this.definition.entity, { id } as never);
+    return item !== null && item.status !== 'trash';
   }
 
   async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<Record<string, unknown>> {
@@ -284,12 +322,12 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   }
 
   /** An existing readable, non-trashed item equal on every sent comparable field (spec §11.7). */
-  private async findDuplicate(input: D, user: AuthUser): Promise<E | null> {
+  private async findDuplicate(input: D, user: AuthUser, manager?: EntityManager): Promise<E | null> {
     const sent = this.definition.dedupFields.filter(([field]) => {
       const value = (input as Record<string, unknown>)[field];
       return typeof value === 'string' && value.trim() !== '';
     });
-    const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i').where("i.status <> 'trash'");
+    const builder = (manager ?? this.dataSource.manager).getRepository(this.definition.entity).createQueryBuilder('i').where("i.status <> 'trash'");
     sent.forEach(([field, property], index) => {
       const column = this.columnOf(property);
       const raw = String((input as Record<string, unknown>)[field]);

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, Repository } from 'typeorm';
+import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -204,6 +204,60 @@ export class TermsService {
       list.sort((a, b) => compareText(String(a.name), String(b.name)) || Number(a.id) - Number(b.id));
     }
     return result;
+  }
+
+  /** Event writes name terms by id or by name/slug; unknown ids are refused (spec §11.4). */
+  async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
+    const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
+    if (ids.length === 0) return;
+    const found = new Set((await this.repository.findBy({ id: In(ids) } as never)).map((term) => term.id));
+    const unknown = ids.find((id) => !found.has(id));
+    if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
+  }
+
+  /** Term ids for an event write: ids as given, names matched by slug or name, new terms created. */
+  async resolveEventRefs(manager: EntityManager, refs: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const ref of refs) {
+      let id: number | undefined;
+      if (/^\d+$/.test(ref)) id = Number(ref);
+      else {
+        const existing = await manager
+          .getRepository(this.definition.entity)
+          .createQueryBuilder('t')
+          .where('t.slug = :slug OR LOWER(t.name) = LOWER(:name)', { slug: sanitizeSlug(ref), name: stripTags(ref) })
+          .orderBy('t.id', 'ASC')
+          .getOne();
+        id = existing?.id ?? (await this.insertTerm(manager, stripTags(ref)));
+      }
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  private async insertTerm(manager: EntityManager, name: string): Promise<number> {
+    const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
+    const slug = await this.freeSlug(manager, sanitizeSlug(name) || String(id), null);
+    await manager.insert(this.definition.entity, manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }));
+    return id;
+  }
+
+  /** Ids of the given terms and, for hierarchies, of all their descendants (list filters, spec §9.4). */
+  async withDescendants(ids: number[]): Promise<number[]> {
+    if (!this.definition.hierarchical) return ids;
+    const terms = await this.repository.find();
+    const result = new Set(ids);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const term of terms) {
+        if (!result.has(term.id) && result.has(term.parentId ?? 0)) {
+          result.add(term.id);
+          grew = true;
+        }
+      }
+    }
+    return [...result];
   }
 
   /** Published-event counts per term (spec §8.5: only `publish`, only direct assignments). */

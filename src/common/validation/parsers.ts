@@ -6,7 +6,8 @@ export const TRUTHY_WORDS = ['1', 'true', 'yes', 'y', 'on', 'enable', 'enabled']
 export const FALSY_WORDS = ['0', 'false', 'no', 'n', 'off', 'disable', 'disabled', ''];
 export const MAX_LIST_ITEMS = 100;
 
-const typeError = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: 'rest_invalid_type' });
+export const typeErrorFor = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: 'rest_invalid_type' });
+const typeError = typeErrorFor;
 
 /** For parameters that are not lists, a repeated key means the last value wins (spec §7.2). */
 export function lastValue(raw: unknown): unknown {

@@ -1,0 +1,100 @@
+import { PageQueryDto } from '../../common/paging/page-query.dto.js';
+import { Invalid, Param } from '../../common/validation/param.js';
+import { boolean, idList, idOrSlugList, integer, lastValue, nullableNumber } from '../../common/validation/parsers.js';
+import { parseStrictDates } from '../../common/dates/list-window.js';
+import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-items.query.js';
+import { dateText } from '../../common/validation/parsers.js';
+
+const DateFilter = (schema: Record<string, unknown> = {}) => Param(dateText, { schema: { type: 'string', ...schema } });
+
+/** Parameters of `GET /events` (spec §9.4), in the order of its table. */
+export class ListEventsQueryDto extends PageQueryDto {
+  /** Only events that start on or after this date. */
+  @DateFilter()
+  start_date?: string;
+
+  /** Only events that end on or before this date. */
+  @DateFilter()
+  end_date?: string;
+
+  /** Only events that start before this date. */
+  @DateFilter()
+  starts_before?: string;
+
+  /** Only events that start after this date. */
+  @DateFilter()
+  starts_after?: string;
+
+  /** Only events that end before this date. */
+  @DateFilter()
+  ends_before?: string;
+
+  /** Only events that end after this date. */
+  @DateFilter()
+  ends_after?: string;
+
+  /** When true, the dates above are used at the exact time given; otherwise they cover whole days. */
+  @Param((raw) => parseStrictDates(lastValue(raw)) ?? new Invalid({ key: 'one_of', args: { values: 'true, false' } }), {
+    schema: { type: 'string', default: 'false' },
+  })
+  strict_dates?: boolean;
+
+  /** Only events whose title, description or excerpt contain the words. */
+  @SearchText()
+  search?: string;
+
+  /** Only events in at least one of these categories (IDs or slugs). */
+  @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
+  categories?: string[];
+
+  /** Only events with at least one of these tags (IDs or slugs). */
+  @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
+  tags?: string[];
+
+  /** Only events at one of these venues. */
+  @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
+  venue?: number[];
+
+  /** Only events run by at least one of these organizers. */
+  @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
+  organizer?: number[];
+
+  /** Only featured (true) or only non-featured (false) events. */
+  @Param(boolean, { schema: { type: 'boolean' } })
+  featured?: boolean;
+
+  /** Statuses to include. */
+  @StatusFilter()
+  status?: string[];
+
+  /** Only events whose venue has (true) or lacks (false) coordinates. */
+  @Param(boolean, { schema: { type: 'boolean' } })
+  geoloc?: boolean;
+
+  /** Latitude of the centre of a geographic search; needs geoloc_lng. */
+  @Param(nullableNumber({ min: -90, max: 90 }), { schema: { type: 'number', format: 'double' } })
+  geoloc_lat?: number | null;
+
+  /** Longitude of the centre of a geographic search; needs geoloc_lat. */
+  @Param(nullableNumber({ min: -180, max: 180 }), { schema: { type: 'number', format: 'double' } })
+  geoloc_lng?: number | null;
+
+  /** Only these event IDs; date filters are then ignored. */
+  @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
+  include?: number[];
+
+  /** Only events whose parent is this event. */
+  @Param(integer({ min: 1 }), { schema: { type: 'integer' } })
+  post_parent?: number;
+
+  /** Events with (true) or without (false) tickets. */
+  @Param((raw, param) => {
+    const value = boolean(raw, param);
+    return value === true ? new Invalid({ key: 'tickets_inactive', detailsCode: 'event-tickets-not-active' }) : value;
+  }, { schema: { type: 'boolean' } })
+  ticketed?: boolean;
+
+  /** Password that unlocks protected events in the page. */
+  @PasswordParam()
+  password?: string;
+}

@@ -1,0 +1,132 @@
+import type { CostConfig, CustomFieldDefinition } from '../config/app-config.js';
+import { dateDetails, isoWithOffset, utcToWall } from '../common/dates/wall-time.js';
+import { timezoneAbbr } from '../common/dates/zones.js';
+import { renderRichText } from '../common/text/html.js';
+import { esc, jsonLdText } from '../common/text/json-ld.js';
+import type { ImagePayload } from '../images/images.service.js';
+import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
+import { costDetails, costDisplay, lowestCostValue } from './event-cost.js';
+import type { EventEntity } from './event.entity.js';
+
+export const EVENT_SHAPE: ItemKindShape = { pagePath: 'event', postType: 'tribe_events' };
+
+/** Everything around an event that its payload embeds, loaded in batches by the service. */
+export interface EventRelations {
+  image: ImagePayload | undefined;
+  /** The venue object (already redacted or not), or null. */
+  venue: Record<string, unknown> | null;
+  /** JSON-LD of the venue when it is shown unredacted. */
+  venueJsonLd: Record<string, unknown> | null;
+  organizers: Record<string, unknown>[];
+  /** JSON-LD of the first organizer when it is shown unredacted. */
+  firstOrganizerJsonLd: Record<string, unknown> | null;
+  categories: Record<string, unknown>[];
+  tags: Record<string, unknown>[];
+}
+
+export interface EventMapperSettings {
+  site: SiteLinks;
+  api: string;
+  cost: CostConfig;
+  customFields: CustomFieldDefinition[];
+}
+
+/** Custom field values (spec §8.11): defined keys with a value, in definition order; `[]` when none. */
+export function customFieldsPayload(values: Record<string, string> | null, definitions: CustomFieldDefinition[]): Record<string, unknown> | [] {
+  const result: Record<string, unknown> = {};
+  for (const { key, label } of definitions) {
+    const value = values?.[key];
+    if (value) result[key] = { label, value };
+  }
+  return Object.keys(result).length > 0 ? result : [];
+}
+
+/** The event object of spec §8.2, keys in contract order; `json_ld` only for single reads. */
+export function toEventPayload(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, withJsonLd: boolean): Record<string, unknown> {
+  const { site, cost } = settings;
+  const url = itemUrl(EVENT_SHAPE, event, site);
+  const costs = event.cost ?? [];
+  const stored = { symbol: event.costSymbol, position: event.costPosition };
+  const id = globalId(event.id, site);
+  const payload: Record<string, unknown> = {
+    id: event.id,
+    global_id: id,
+    global_id_lineage: [id],
+    author: String(event.authorId),
+    status: event.status,
+    ...itemDates(event, site),
+    url,
+    rest_url: `${settings.api}/events/${event.id}`,
+    title: event.title,
+    description: renderRichText(event.description),
+    excerpt: renderRichText(event.excerpt),
+    slug: event.slug,
+    image: relations.image ?? false,
+    all_day: event.allDay,
+    start_date: event.startLocal,
+    start_date_details: dateDetails(event.startLocal),
+    end_date: event.endLocal,
+    end_date_details: dateDetails(event.endLocal),
+    utc_start_date: event.startUtc,
+    utc_start_date_details: dateDetails(event.startUtc),
+    utc_end_date: event.endUtc,
+    utc_end_date_details: dateDetails(event.endUtc),
+    timezone: event.timezone,
+    timezone_abbr: timezoneAbbr(event.timezone, event.startUtc),
+    cost: costDisplay(costs, stored, { symbol: cost.currencySymbol, position: cost.currencyPosition }, cost.decimalSeparator),
+    cost_details: costDetails(costs, stored, cost.decimalSeparator),
+    website: event.website || url,
+    show_map: event.showMap,
+    show_map_link: event.showMapLink,
+    hide_from_listings: event.hideFromListings,
+    sticky: event.sticky,
+    featured: event.featured,
+    categories: relations.categories,
+    tags: relations.tags,
+    venue: relations.venue ?? [],
+    organizer: relations.organizers,
+    custom_fields: customFieldsPayload(event.customFields, settings.customFields),
+  };
+  if (withJsonLd) payload.json_ld = eventJsonLd(event, relations, settings, url);
+  return payload;
+}
+
+/** schema.org Event (spec §8.10). */
+function eventJsonLd(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, url: string): Record<string, unknown> {
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: esc(event.title),
+    description: jsonLdText(renderRichText(event.excerpt), renderRichText(event.description)),
+  };
+  if (relations.image) jsonLd.image = relations.image.url;
+  jsonLd.url = url;
+  jsonLd.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
+  jsonLd.eventStatus = 'https://schema.org/EventScheduled';
+  jsonLd.startDate = isoWithOffset(event.startLocal, event.timezone);
+  jsonLd.endDate = isoWithOffset(event.endLocal, event.timezone);
+  if (relations.venueJsonLd) jsonLd.location = relations.venueJsonLd;
+  if (relations.firstOrganizerJsonLd) jsonLd.organizer = relations.firstOrganizerJsonLd;
+  const price = lowestCostValue(event.cost ?? [], settings.cost.decimalSeparator);
+  if (price !== null) {
+    const publicationDay = utcToWall(event.dateUtc, settings.site.siteTimezone).slice(0, 10);
+    jsonLd.offers = {
+      '@type': 'Offer',
+      price,
+      priceCurrency: settings.cost.currencyCode,
+      url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: `${publicationDay}T00:00:00+00:00`,
+    };
+  }
+  jsonLd.performer = 'Organization';
+  return jsonLd;
+}
+
+/** Replacement of an event's relation fields when it is shown redacted (spec §5.6, §8.12). */
+export const EVENT_REDACTIONS = {
+  venue: [],
+  organizer: [],
+  cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+};

@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { created, sendList } from '../common/http/list-response.js';
+import { Ctx, PathId, PathSlug } from '../common/http/path-params.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { ApiRoutes } from '../common/http/route-registry.js';
+import { CreateEventDto } from './dto/create-event.dto.js';
+import { EventPasswordQueryDto } from './dto/event-password.query.js';
+import { ListEventsQueryDto } from './dto/list-events.query.js';
+import { UpdateEventDto } from './dto/update-event.dto.js';
+import { EventsService } from './events.service.js';
+
+@ApiTags('events')
+@ApiRoutes()
+@Controller('events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  async list(@Query() query: ListEventsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    return sendList(res, await this.events.list(query, ctx));
+  }
+
+  @Post()
+  async create(@Body() input: CreateEventDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    const { id, body } = await this.events.create(input, ctx);
+    return created(res, `${ctx.api}/events/${id}`, body);
+  }
+
+  @Get(':id')
+  findOne(@PathId() id: number, @Query() query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.findOne({ id }, ctx, query.password);
+  }
+
+  @Delete(':id')
+  remove(@PathId() id: number, @Query() _query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.remove({ id }, ctx);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  updateByPost(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx);
+  }
+
+  @Put(':id')
+  updateByPut(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx);
+  }
+
+  @Patch(':id')
+  updateByPatch(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx);
+  }
+
+  @Get('by-slug/:slug')
+  findBySlug(@PathSlug() slug: string, @Query() query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.findOne({ slug }, ctx, query.password);
+  }
+
+  @Delete('by-slug/:slug')
+  removeBySlug(@PathSlug() slug: string, @Query() _query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.remove({ slug }, ctx);
+  }
+
+  @Post('by-slug/:slug')
+  @HttpCode(200)
+  updateBySlugPost(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ slug }, input, ctx);
+  }
+
+  @Put('by-slug/:slug')
+  updateBySlugPut(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ slug }, input, ctx);
+  }
+
+  @Patch('by-slug/:slug')
+  updateBySlugPatch(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ slug }, input, ctx);
+  }
+}

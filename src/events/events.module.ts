@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CategoriesModule } from '../categories/categories.module.js';
+import { OrganizersModule } from '../organizers/organizers.module.js';
+import { TagsModule } from '../tags/tags.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { EventOrganizerEntity } from './event-organizer.entity.js';
+import { EventEntity } from './event.entity.js';
+import { EventsController } from './events.controller.js';
+import { EventsService } from './events.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity]), VenuesModule, OrganizersModule, CategoriesModule, TagsModule],
+  controllers: [EventsController],
+  providers: [EventsService],
+})
+export class EventsModule {}
