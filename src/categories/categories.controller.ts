@@ -5,6 +5,7 @@ import { created, sendList } from '../common/http/list-response.js';
 import { Ctx, PathId } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { ApiRoutes } from '../common/http/route-registry.js';
+import { RouteDoc } from '../docs/route-docs.js';
 import { CategoriesService } from './categories.service.js';
 import { CreateCategoryDto } from './dto/create-category.dto.js';
 import { ListCategoriesQueryDto } from './dto/list-categories.query.js';
@@ -16,38 +17,45 @@ import { UpdateCategoryDto } from './dto/update-category.dto.js';
 export class CategoriesController {
   constructor(private readonly categories: CategoriesService) {}
 
+  @RouteDoc('categories', 'list')
   @Get()
   async list(@Query() query: ListCategoriesQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     return sendList(res, await this.categories.list(query, ListCategoriesQueryDto, ctx));
   }
 
+  @RouteDoc('categories', 'create')
   @Post()
   async create(@Body() input: CreateCategoryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     const { id, body } = await this.categories.create(input, ctx);
     return created(res, `${ctx.api}/categories/${id}`, body);
   }
 
+  @RouteDoc('categories', 'read')
   @Get(':id')
   findOne(@PathId() id: number, @Ctx() ctx: RequestContext) {
     return this.categories.findOne(id, ctx);
   }
 
+  @RouteDoc('categories', 'update')
   @Post(':id')
   @HttpCode(200)
   updateByPost(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
     return this.categories.update(id, input, ctx);
   }
 
+  @RouteDoc('categories', 'update')
   @Put(':id')
   updateByPut(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
     return this.categories.update(id, input, ctx);
   }
 
+  @RouteDoc('categories', 'update')
   @Patch(':id')
   updateByPatch(@PathId() id: number, @Body() input: UpdateCategoryDto, @Ctx() ctx: RequestContext) {
     return this.categories.update(id, input, ctx);
   }
 
+  @RouteDoc('categories', 'delete')
   @Delete(':id')
   remove(@PathId() id: number, @Ctx() ctx: RequestContext) {
     return this.categories.remove(id, ctx);

@@ -1,63 +1,69 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { ApiConfig, ListsConfig, SiteConfig } from '../config/app-config.js';
+import type { ApiConfig, HttpConfig, ListsConfig, SiteConfig } from '../config/app-config.js';
+import { defaultListWindow } from '../common/dates/list-window.js';
 import { offsetHours } from '../common/dates/zones.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { RouteRegistry, type RegisteredRoute } from '../common/http/route-registry.js';
-import { Editions } from '../editions/editions.js';
+import { shapeDocument } from './openapi-shape.js';
 
-type Schema = Record<string, unknown>;
-interface Operation {
-  parameters?: Array<{ name: string; in: string; required?: boolean; description?: string; schema?: Schema }>;
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
+type Json = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Json;
 }
 
 const RESOURCE_ORDER = ['', 'doc', 'events', 'venues', 'organizers', 'categories', 'tags'];
-const METHOD_GROUPS = [['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']];
+const ITEM_METHOD_GROUPS = [['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']];
+const ARG_KEYS = ['type', 'items', 'enum', 'format'];
 
 /**
- * The OpenAPI document generated from the controllers, and the namespace index derived from it, so
- * that both describe exactly the routes the code serves.
+ * The OpenAPI document generated from the controllers (spec §13.2) and the namespace index derived
+ * from it (§13.1), so that both describe exactly the routes the code serves.
  */
 @Injectable()
 export class ApiDocumentService {
-  private document: OpenAPIObject | null = null;
+  private document: Json | null = null;
 
   constructor(
     private readonly registry: RouteRegistry,
-    private readonly editions: Editions,
     private readonly config: ConfigService,
   ) {}
 
-  setDocument(document: OpenAPIObject): void {
-    this.document = document;
+  setDocument(generated: OpenAPIObject): void {
+    this.document = shapeDocument(generated);
   }
 
-  /** `GET {api}/doc`: the document of one edition. */
-  documentFor(ctx: RequestContext): Record<string, unknown> {
-    const document = this.requireDocument();
-    return {
-      openapi: '3.0.3',
-      info: document.info,
-      components: document.components ?? {},
-      servers: [{ url: `${ctx.api}/` }],
-      paths: document.paths,
-    };
+  /** `GET {api}/doc`: the document of one edition, with today's computed defaults. */
+  documentFor(ctx: RequestContext): Json {
+    const document = structuredClone(this.requireDocument());
+    document.servers = [{ url: `${ctx.api}/` }];
+    const paths = document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>;
+    for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
+      for (const parameter of operation.parameters ?? []) {
+        const computed = this.computedDefault(parameter.name, operation === paths['/events']?.get);
+        if (computed !== undefined && parameter.schema) parameter.schema.default = computed;
+      }
+    }
+    return document;
   }
 
-  /** `GET {api}`: the namespace index (spec §13.1). */
-  namespaceIndex(ctx: RequestContext): Record<string, unknown> {
-    const ns = this.config.getOrThrow<ApiConfig>('api').namespace;
-    const routes: Record<string, unknown> = {};
+  /** `GET {api}`: the namespace index. */
+  namespaceIndex(ctx: RequestContext): Json {
+    const ns = this.namespace();
+    const routes: Json = {};
     for (const route of this.orderedRoutes()) routes[`/${ns}${route.pattern}`] = this.routeEntry(ctx, route);
     return { namespace: ns, routes, _links: { up: [{ href: `${ctx.base}/` }] } };
   }
 
   /** `GET {base}/`: the API index (spec §13.3). */
-  apiIndex(ctx: RequestContext): Record<string, unknown> {
+  apiIndex(ctx: RequestContext): Json {
     const site = this.config.getOrThrow<SiteConfig>('site');
-    const publicUrl = this.editions.base(this.editions.defaultEdition).slice(0, -this.config.getOrThrow<ApiConfig>('api').root.length);
+    const publicUrl = this.config.getOrThrow<HttpConfig>('http').publicUrl;
     const index = this.namespaceIndex(ctx);
     return {
       name: site.name,
@@ -72,73 +78,76 @@ export class ApiDocumentService {
     };
   }
 
-  routeEntry(ctx: RequestContext, route: RegisteredRoute): Record<string, unknown> {
-    const ns = this.config.getOrThrow<ApiConfig>('api').namespace;
-    const groups = route.scope === 'item' ? METHOD_GROUPS : route.methods.map((method) => [method]);
+  /** One route of the namespace index (also the body of `OPTIONS` on that route). */
+  routeEntry(ctx: RequestContext, route: RegisteredRoute): Json {
+    const groups = route.scope === 'item' ? ITEM_METHOD_GROUPS : route.methods.map((method) => [method]);
     const endpoints = groups
       .map((group) => group.filter((method) => route.methods.includes(method)))
       .filter((group) => group.length > 0)
       .sort((a, b) => route.methods.indexOf(a[0]) - route.methods.indexOf(b[0]))
       .map((methods) => ({ methods, args: this.argsOf(route, methods[0]) }));
-    const entry: Record<string, unknown> = { namespace: ns, methods: route.methods, endpoints };
+    const entry: Json = { namespace: this.namespace(), methods: route.methods, endpoints };
     if (route.scope !== 'item') entry._links = { self: [{ href: `${ctx.api}${route.path ? `/${route.path}` : ''}` }] };
     return entry;
   }
 
-  private argsOf(route: RegisteredRoute, method: string): Record<string, unknown> | [] {
+  private argsOf(route: RegisteredRoute, method: string): Json | [] {
+    if (route.path === '') {
+      return { namespace: { default: this.namespace(), required: false }, context: { default: 'view', required: false } };
+    }
     const operation = this.operation(route, method);
-    const args: Record<string, Schema> = {};
-    for (const name of route.paramNames) {
-      args[name] = { type: name === 'id' ? 'integer' : 'string', required: !(name === 'slug' && method !== 'GET' && method !== 'DELETE') };
-    }
+    const args: Json = {};
+    const isListGet = route.scope === 'collection' && method === 'GET';
     for (const parameter of operation?.parameters ?? []) {
-      if (parameter.in === 'path') continue;
-      args[parameter.name] = { ...this.argSchema(parameter.schema ?? {}, parameter.description), required: parameter.required ?? false };
+      const arg = this.arg(parameter.schema ?? {}, parameter.description);
+      const computed = this.computedDefault(parameter.name, isListGet && route.path === 'events');
+      if (computed !== undefined) arg.default = computed;
+      arg.required = parameter.in === 'path' ? !(parameter.name === 'slug' && method !== 'GET' && method !== 'DELETE') : Boolean(parameter.required);
+      args[parameter.name] = arg;
     }
-    const body = operation?.requestBody?.content?.['application/json']?.schema;
-    const properties = this.resolve(body)?.properties as Record<string, Schema> | undefined;
-    const required = new Set((this.resolve(body)?.required as string[] | undefined) ?? []);
-    for (const [name, schema] of Object.entries(properties ?? {})) {
-      args[name] = { ...this.argSchema(schema, schema.description as string | undefined), required: required.has(name) };
-    }
-    if (route.path === '' && method === 'GET') {
-      const ns = this.config.getOrThrow<ApiConfig>('api').namespace;
-      return { namespace: { default: ns, required: false }, context: { default: 'view', required: false } };
+    const body = (operation?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined)?.content?.['application/json']?.schema;
+    const required = new Set((body?.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries((body?.properties as Record<string, Json> | undefined) ?? {})) {
+      if (name in args) continue;
+      args[name] = { ...this.arg(schema, schema.description as string | undefined), required: required.has(name) };
     }
     return Object.keys(args).length > 0 ? args : [];
   }
 
-  private argSchema(schema: Schema, description: string | undefined): Schema {
-    const result: Schema = {};
-    for (const key of ['type', 'items', 'enum', 'format']) if (schema[key] !== undefined) result[key] = schema[key];
+  private arg(schema: Json, description: string | undefined): Json {
+    const result: Json = {};
+    for (const key of ARG_KEYS) if (schema[key] !== undefined) result[key] = schema[key];
     if (description) result.description = description;
-    if (schema.default !== undefined) result.default = schema.default;
+    if ('default' in schema) result.default = schema.default;
     return result;
   }
 
-  private operation(route: RegisteredRoute, method: string): Operation | undefined {
-    const path = `/${route.path.replace(/:([a-z]+)/g, '{$1}')}`;
-    const item = this.document?.paths?.[path] as Record<string, Operation> | undefined;
-    return item?.[method.toLowerCase()];
+  /** Defaults that depend on today or on configuration (spec §13.1). */
+  private computedDefault(name: string, isEventsList: boolean): unknown {
+    if (name === 'per_page') return this.config.getOrThrow<ListsConfig>('lists').defaultPerPage;
+    if (!isEventsList || (name !== 'start_date' && name !== 'end_date')) return undefined;
+    const window = defaultListWindow(this.config.getOrThrow<SiteConfig>('site').timezone, new Date());
+    return name === 'start_date' ? window.start : window.end;
   }
 
-  private resolve(schema: Schema | undefined): Schema | undefined {
-    const ref = schema?.$ref as string | undefined;
-    if (!ref) return schema;
-    return this.document?.components?.schemas?.[ref.split('/').at(-1) as string] as Schema | undefined;
+  private operation(route: RegisteredRoute, method: string): { parameters?: Parameter[]; requestBody?: unknown } | undefined {
+    const path = `/${route.path.replace(/:([a-z]+)/g, '{$1}')}`;
+    const item = (this.requireDocument().paths as Record<string, Record<string, { parameters?: Parameter[] }>>)[path];
+    return item?.[method.toLowerCase()];
   }
 
   private orderedRoutes(): RegisteredRoute[] {
     const rank = (route: RegisteredRoute) => RESOURCE_ORDER.indexOf(route.path.split('/')[0]);
-    return [...this.registry.all()].sort((a, b) => rank(a) - rank(b) || a.path.split('/').length - b.path.split('/').length || Number(a.path.includes('by-slug')) - Number(b.path.includes('by-slug')));
+    const depth = (route: RegisteredRoute) => (route.path === '' ? 0 : route.path.split('/').length) + (route.path.includes('by-slug') ? 1 : 0);
+    return [...this.registry.all()].sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b));
   }
 
-  private requireDocument(): OpenAPIObject {
+  private namespace(): string {
+    return this.config.getOrThrow<ApiConfig>('api').namespace;
+  }
+
+  private requireDocument(): Json {
     if (!this.document) throw new Error('The OpenAPI document has not been built yet');
     return this.document;
-  }
-
-  defaultPerPage(): number {
-    return this.config.getOrThrow<ListsConfig>('lists').defaultPerPage;
   }
 }

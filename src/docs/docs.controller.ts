@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { DocumentDoc } from './route-docs.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Ctx } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -14,6 +15,7 @@ export class DocsController {
   constructor(private readonly documents: ApiDocumentService) {}
 
   /** The namespace index: every route with its methods and arguments. */
+  @ApiExcludeEndpoint()
   @Get()
   index(@Query() query: NamespaceIndexQueryDto, @Ctx() ctx: RequestContext) {
     const index = this.documents.namespaceIndex(ctx);
@@ -22,6 +24,7 @@ export class DocsController {
   }
 
   /** The OpenAPI document of this edition. */
+  @DocumentDoc()
   @Get('doc')
   document(@Ctx() ctx: RequestContext) {
     return this.documents.documentFor(ctx);

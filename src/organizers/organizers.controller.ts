@@ -5,6 +5,7 @@ import { created, sendList } from '../common/http/list-response.js';
 import { Ctx, PathId, PathSlug } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { ApiRoutes } from '../common/http/route-registry.js';
+import { RouteDoc } from '../docs/route-docs.js';
 import { ListLinkedItemsQueryDto } from '../items/dto/list-linked-items.query.js';
 import { ReadItemQueryDto } from '../items/dto/read-item.query.js';
 import { CreateOrganizerDto } from './dto/create-organizer.dto.js';
@@ -17,64 +18,76 @@ import { OrganizersService } from './organizers.service.js';
 export class OrganizersController {
   constructor(private readonly organizers: OrganizersService) {}
 
+  @RouteDoc('organizers', 'list')
   @Get()
   async list(@Query() query: ListLinkedItemsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     return sendList(res, await this.organizers.list(query, ctx));
   }
 
+  @RouteDoc('organizers', 'create')
   @Post()
   async create(@Body() input: CreateOrganizerDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     const { id, body } = await this.organizers.create(input, ctx);
     return created(res, `${ctx.api}/organizers/${id}`, body);
   }
 
+  @RouteDoc('organizers', 'read')
   @Get(':id')
   findOne(@PathId() id: number, @Query() query: ReadItemQueryDto, @Ctx() ctx: RequestContext) {
     return this.organizers.findOne({ id }, ctx, query.password);
   }
 
+  @RouteDoc('organizers', 'delete')
   @Delete(':id')
   remove(@PathId() id: number, @Ctx() ctx: RequestContext) {
     return this.organizers.remove({ id }, ctx);
   }
 
+  @RouteDoc('organizers', 'update')
   @Post(':id')
   @HttpCode(200)
   updateByPost(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ id }, input, ctx);
   }
 
+  @RouteDoc('organizers', 'update')
   @Put(':id')
   updateByPut(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ id }, input, ctx);
   }
 
+  @RouteDoc('organizers', 'update')
   @Patch(':id')
   updateByPatch(@PathId() id: number, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ id }, input, ctx);
   }
 
+  @RouteDoc('organizers', 'readBySlug')
   @Get('by-slug/:slug')
   findBySlug(@PathSlug() slug: string, @Query() query: ReadItemQueryDto, @Ctx() ctx: RequestContext) {
     return this.organizers.findOne({ slug }, ctx, query.password);
   }
 
+  @RouteDoc('organizers', 'deleteBySlug')
   @Delete('by-slug/:slug')
   removeBySlug(@PathSlug() slug: string, @Ctx() ctx: RequestContext) {
     return this.organizers.remove({ slug }, ctx);
   }
 
+  @RouteDoc('organizers', 'updateBySlug')
   @Post('by-slug/:slug')
   @HttpCode(200)
   updateBySlugPost(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ slug }, input, ctx);
   }
 
+  @RouteDoc('organizers', 'updateBySlug')
   @Put('by-slug/:slug')
   updateBySlugPut(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ slug }, input, ctx);
   }
 
+  @RouteDoc('organizers', 'updateBySlug')
   @Patch('by-slug/:slug')
   updateBySlugPatch(@PathSlug() slug: string, @Body() input: UpdateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.update({ slug }, input, ctx);

@@ -1,12 +1,13 @@
 import { Param } from '../../common/validation/param.js';
 import { anyValue } from '../../common/validation/parsers.js';
+import { Doc } from '../../common/validation/doc.js';
 
 export class NamespaceIndexQueryDto {
-  /** Namespace to describe; only this API's namespace exists. */
+  @Doc('Namespace to describe; only this API\'s namespace exists.')
   @Param((raw) => String(raw), { schema: { type: 'string' } })
   namespace?: string;
 
-  /** Accepted and ignored. */
+  @Doc('Accepted and ignored.')
   @Param(anyValue, { schema: { type: 'string', default: 'view' } })
   context?: unknown;
 }

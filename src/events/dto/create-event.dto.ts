@@ -1,16 +1,17 @@
 import { Required } from '../../common/validation/param.js';
 import { UpdateEventDto } from './update-event.dto.js';
+import { Doc } from '../../common/validation/doc.js';
 
 export class CreateEventDto extends UpdateEventDto {
-  /** Event title. */
+  @Doc('Event title.')
   @Required()
   override title: string;
 
-  /** Start date and time. */
+  @Doc('Start date and time.')
   @Required()
   override start_date: string;
 
-  /** End date and time. */
+  @Doc('End date and time.')
   @Required()
   override end_date: string;
 }

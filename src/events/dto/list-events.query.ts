@@ -4,97 +4,98 @@ import { boolean, idList, idOrSlugList, integer, lastValue, nullableNumber } fro
 import { parseStrictDates } from '../../common/dates/list-window.js';
 import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-items.query.js';
 import { dateText } from '../../common/validation/parsers.js';
+import { Doc } from '../../common/validation/doc.js';
 
 const DateFilter = (schema: Record<string, unknown> = {}) => Param(dateText, { schema: { type: 'string', ...schema } });
 
 /** Parameters of `GET /events` (spec §9.4), in the order of its table. */
 export class ListEventsQueryDto extends PageQueryDto {
-  /** Only events that start on or after this date. */
+  @Doc('Only events that start on or after this date.')
   @DateFilter()
   start_date?: string;
 
-  /** Only events that end on or before this date. */
+  @Doc('Only events that end on or before this date.')
   @DateFilter()
   end_date?: string;
 
-  /** Only events that start before this date. */
+  @Doc('Only events that start before this date.')
   @DateFilter()
   starts_before?: string;
 
-  /** Only events that start after this date. */
+  @Doc('Only events that start after this date.')
   @DateFilter()
   starts_after?: string;
 
-  /** Only events that end before this date. */
+  @Doc('Only events that end before this date.')
   @DateFilter()
   ends_before?: string;
 
-  /** Only events that end after this date. */
+  @Doc('Only events that end after this date.')
   @DateFilter()
   ends_after?: string;
 
-  /** When true, the dates above are used at the exact time given; otherwise they cover whole days. */
+  @Doc('When true, the dates above are used at the exact time given; otherwise they cover whole days.')
   @Param((raw) => parseStrictDates(lastValue(raw)) ?? new Invalid({ key: 'one_of', args: { values: 'true, false' } }), {
     schema: { type: 'string', default: 'false' },
   })
   strict_dates?: boolean;
 
-  /** Only events whose title, description or excerpt contain the words. */
+  @Doc('Only events whose title, description or excerpt contain the words.')
   @SearchText()
   search?: string;
 
-  /** Only events in at least one of these categories (IDs or slugs). */
+  @Doc('Only events in at least one of these categories (IDs or slugs).')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
   categories?: string[];
 
-  /** Only events with at least one of these tags (IDs or slugs). */
+  @Doc('Only events with at least one of these tags (IDs or slugs).')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
   tags?: string[];
 
-  /** Only events at one of these venues. */
+  @Doc('Only events at one of these venues.')
   @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
   venue?: number[];
 
-  /** Only events run by at least one of these organizers. */
+  @Doc('Only events run by at least one of these organizers.')
   @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
   organizer?: number[];
 
-  /** Only featured (true) or only non-featured (false) events. */
+  @Doc('Only featured (true) or only non-featured (false) events.')
   @Param(boolean, { schema: { type: 'boolean' } })
   featured?: boolean;
 
-  /** Statuses to include. */
+  @Doc('Statuses to include.')
   @StatusFilter()
   status?: string[];
 
-  /** Only events whose venue has (true) or lacks (false) coordinates. */
+  @Doc('Only events whose venue has (true) or lacks (false) coordinates.')
   @Param(boolean, { schema: { type: 'boolean' } })
   geoloc?: boolean;
 
-  /** Latitude of the centre of a geographic search; needs geoloc_lng. */
+  @Doc('Latitude of the centre of a geographic search; needs geoloc_lng.')
   @Param(nullableNumber({ min: -90, max: 90 }), { schema: { type: 'number', format: 'double' } })
   geoloc_lat?: number | null;
 
-  /** Longitude of the centre of a geographic search; needs geoloc_lat. */
+  @Doc('Longitude of the centre of a geographic search; needs geoloc_lat.')
   @Param(nullableNumber({ min: -180, max: 180 }), { schema: { type: 'number', format: 'double' } })
   geoloc_lng?: number | null;
 
-  /** Only these event IDs; date filters are then ignored. */
+  @Doc('Only these event IDs; date filters are then ignored.')
   @Param(idList, { schema: { type: 'array', items: { type: 'integer' } } })
   include?: number[];
 
-  /** Only events whose parent is this event. */
+  @Doc('Only events whose parent is this event.')
   @Param(integer({ min: 1 }), { schema: { type: 'integer' } })
   post_parent?: number;
 
-  /** Events with (true) or without (false) tickets. */
+  @Doc('Events with (true) or without (false) tickets.')
   @Param((raw, param) => {
     const value = boolean(raw, param);
     return value === true ? new Invalid({ key: 'tickets_inactive', detailsCode: 'event-tickets-not-active' }) : value;
   }, { schema: { type: 'boolean' } })
   ticketed?: boolean;
 
-  /** Password that unlocks protected events in the page. */
+  @Doc('Password that unlocks protected events in the page.')
   @PasswordParam()
   password?: string;
 }

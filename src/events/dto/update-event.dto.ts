@@ -15,6 +15,7 @@ import {
 } from '../../items/dto/item-fields.js';
 import { normalizeCostInput } from '../event-cost.js';
 import { customFieldsInput, organizerInput, termInput, venueInput, type LinkInput } from './relation-inputs.js';
+import { Doc } from '../../common/validation/doc.js';
 
 /** `timezone`: an IANA zone, `UTC` or a fixed offset; `""` means the site time zone. */
 const timezoneInput = (raw: unknown): string | Invalid => {
@@ -34,115 +35,115 @@ const parentInput = (raw: unknown, param: string): number | null | Invalid => {
 
 /** Fields of an event write (spec §11.2); on update every field is optional and none has a default. */
 export class UpdateEventDto implements ItemWriteFields {
-  /** Event title. */
+  @Doc('Event title.')
   @ItemName()
   title?: string;
 
-  /** Event description; HTML allowed. */
+  @Doc('Event description; HTML allowed.')
   @RichText()
   description?: string;
 
-  /** Short summary. */
+  @Doc('Short summary.')
   @RichText()
   excerpt?: string;
 
-  /** Event slug. */
+  @Doc('Event slug.')
   @ItemSlug()
   slug?: string;
 
-  /** Publication status of the event. */
+  @Doc('Publication status of the event.')
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  /** ID of the event's author. */
+  @Doc('ID of the event\'s author.')
   @ItemAuthor()
   author?: number;
 
-  /** Publication date, in the site time zone. */
+  @Doc('Publication date, in the site time zone.')
   @DateField()
   date?: string;
 
-  /** Publication date, in UTC. */
+  @Doc('Publication date, in UTC.')
   @DateField()
   date_utc?: string;
 
-  /** Time zone of the event. */
+  @Doc('Time zone of the event.')
   @Param(timezoneInput, { schema: { type: 'string' } })
   timezone?: string;
 
-  /** Whether the event lasts all day. */
+  @Doc('Whether the event lasts all day.')
   @Param(boolean, { schema: { type: 'boolean' } })
   all_day?: boolean;
 
-  /** Start date and time. */
+  @Doc('Start date and time.')
   @DateField()
   start_date?: string;
 
-  /** End date and time. */
+  @Doc('End date and time.')
   @DateField()
   end_date?: string;
 
-  /** Featured image: the ID of an image or an image URL. */
+  @Doc('Featured image: the ID of an image or an image URL.')
   @ImageField()
   image?: ImageRequest;
 
-  /** Cost: a string, a number or a list of them. */
+  @Doc('Cost: a string, a number or a list of them.')
   @Param((raw) => normalizeCostInput(raw) ?? new Invalid({ key: 'invalid_value' }), { schema: {} })
   cost?: string[];
 
-  /** Website of the event. */
+  @Doc('Website of the event.')
   @Param(websiteUrl, { schema: { type: 'string', format: 'uri' } })
   website?: string;
 
-  /** Whether the event shows a map. */
+  @Doc('Whether the event shows a map.')
   @Param(boolean, { schema: { type: 'boolean' } })
   show_map?: boolean;
 
-  /** Whether the event shows a map link. */
+  @Doc('Whether the event shows a map link.')
   @Param(boolean, { schema: { type: 'boolean' } })
   show_map_link?: boolean;
 
-  /** Whether the event is left out of event lists. */
+  @Doc('Whether the event is left out of event lists.')
   @Param(boolean, { schema: { type: 'boolean' } })
   hide_from_listings?: boolean;
 
-  /** Whether the event is pinned in calendar views. */
+  @Doc('Whether the event is pinned in calendar views.')
   @Param(boolean, { schema: { type: 'boolean' } })
   sticky?: boolean;
 
-  /** Whether the event is featured. */
+  @Doc('Whether the event is featured.')
   @Param(boolean, { schema: { type: 'boolean' } })
   featured?: boolean;
 
-  /** Category IDs or names. */
+  @Doc('Category IDs or names.')
   @Param(termInput, { schema: { type: 'array', items: { type: 'integer' } } })
   categories?: string[];
 
-  /** Tag IDs or names. */
+  @Doc('Tag IDs or names.')
   @Param(termInput, { schema: { type: 'array', items: { type: 'integer' } } })
   tags?: string[];
 
-  /** The venue: an ID, or the fields of a new venue. */
+  @Doc('The venue: an ID, or the fields of a new venue.')
   @Param(venueInput, { schema: { type: 'array', items: { type: 'integer' } } })
   venue?: LinkInput | null;
 
-  /** The organizers: IDs, or the fields of new organizers. */
+  @Doc('The organizers: IDs, or the fields of new organizers.')
   @Param(organizerInput, { schema: { type: 'array', items: { type: 'integer' } } })
   organizer?: LinkInput[];
 
-  /** ID of the parent event. */
+  @Doc('ID of the parent event.')
   @Param(parentInput, { schema: { type: 'integer' } })
   post_parent?: number | null;
 
-  /** Password protecting the event. */
+  @Doc('Password protecting the event.')
   @PostPassword()
   post_password?: string;
 
-  /** Values of the additional event fields, by key. */
+  @Doc('Values of the additional event fields, by key.')
   @Param(customFieldsInput, { schema: { type: 'object', additionalProperties: { type: 'string' } } })
   custom_fields?: Record<string, string | null>;
 
-  /** Accepted and ignored: the writer sees everything. */
+  @Doc('Accepted and ignored: the writer sees everything.')
   @Param(text({ max: 255 }), { schema: { type: 'string' } })
   password?: string;
 }

@@ -2,30 +2,31 @@ import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Param } from '../../common/validation/param.js';
 import { integer, truthyWord } from '../../common/validation/parsers.js';
 import { PasswordParam, SearchText, StatusFilter } from './list-items.query.js';
+import { Doc } from '../../common/validation/doc.js';
 
 /** Parameters of `GET /venues` and `GET /organizers` (spec §9.5). */
 export class ListLinkedItemsQueryDto extends PageQueryDto {
-  /** Only items with one field containing every word. */
+  @Doc('Only items with one field containing every word.')
   @SearchText()
   search?: string;
 
-  /** Only items linked to this event. */
+  @Doc('Only items linked to this event.')
   @Param(integer(), { schema: { type: 'integer' } })
   event?: number;
 
-  /** Only items linked to events (true) or to none (false). */
+  @Doc('Only items linked to events (true) or to none (false).')
   @Param(truthyWord(false), { schema: {} })
   has_events?: boolean;
 
-  /** Only items linked to upcoming events. */
+  @Doc('Only items linked to upcoming events.')
   @Param(truthyWord(false), { schema: { default: false } })
   only_with_upcoming?: boolean;
 
-  /** Statuses to include. */
+  @Doc('Statuses to include.')
   @StatusFilter()
   status?: string[];
 
-  /** Password that unlocks protected items in the page. */
+  @Doc('Password that unlocks protected items in the page.')
   @PasswordParam()
   password?: string;
 }

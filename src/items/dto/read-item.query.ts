@@ -1,8 +1,9 @@
 import { PasswordParam } from './list-items.query.js';
+import { Doc } from '../../common/validation/doc.js';
 
 /** `password` of single reads (spec §5.6). */
 export class ReadItemQueryDto {
-  /** Password of a protected item. */
+  @Doc('Password of a protected item.')
   @PasswordParam()
   password?: string;
 }

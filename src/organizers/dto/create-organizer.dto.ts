@@ -1,8 +1,9 @@
 import { Required } from '../../common/validation/param.js';
 import { UpdateOrganizerDto } from './update-organizer.dto.js';
+import { Doc } from '../../common/validation/doc.js';
 
 export class CreateOrganizerDto extends UpdateOrganizerDto {
-  /** Organizer name. */
+  @Doc('Organizer name.')
   @Required()
   override organizer: string;
 }

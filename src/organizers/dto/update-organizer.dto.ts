@@ -13,58 +13,59 @@ import {
   RichText,
   type ItemWriteFields,
 } from '../../items/dto/item-fields.js';
+import { Doc } from '../../common/validation/doc.js';
 
 /** Fields of an organizer write (spec §11.8); on update every field is optional. */
 export class UpdateOrganizerDto implements ItemWriteFields {
-  /** Organizer name. */
+  @Doc('Organizer name.')
   @ItemName()
   organizer?: string;
 
-  /** Organizer description; HTML allowed. */
+  @Doc('Organizer description; HTML allowed.')
   @RichText()
   description?: string;
 
-  /** Short summary. */
+  @Doc('Short summary.')
   @RichText()
   excerpt?: string;
 
-  /** Organizer slug. */
+  @Doc('Organizer slug.')
   @ItemSlug()
   slug?: string;
 
-  /** Publication status of the organizer. */
+  @Doc('Publication status of the organizer.')
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  /** ID of the organizer's author. */
+  @Doc('ID of the organizer\'s author.')
   @ItemAuthor()
   author?: number;
 
-  /** Publication date, in the site time zone. */
+  @Doc('Publication date, in the site time zone.')
   @DateField()
   date?: string;
 
-  /** Publication date, in UTC. */
+  @Doc('Publication date, in UTC.')
   @DateField()
   date_utc?: string;
 
-  /** Telephone number. */
+  @Doc('Telephone number.')
   @PlainText()
   phone?: string;
 
-  /** Website of the organizer. */
+  @Doc('Website of the organizer.')
   @Param(websiteUrl, { schema: { type: 'string', format: 'uri' } })
   website?: string;
 
-  /** E-mail address. */
+  @Doc('E-mail address.')
   @PlainText()
   email?: string;
 
-  /** Featured image: the ID of an image or an image URL. */
+  @Doc('Featured image: the ID of an image or an image URL.')
   @ImageField()
   image?: ImageRequest;
 
-  /** Password protecting the organizer. */
+  @Doc('Password protecting the organizer.')
   @PostPassword()
   post_password?: string;
 }

@@ -1,21 +1,22 @@
 import { Param } from '../../common/validation/param.js';
 import { anyValue } from '../../common/validation/parsers.js';
 import { termDescriptionParam, termNameParam, termSlugWriteParam, type TermWriteFields } from '../../terms/dto/term-write.dto.js';
+import { Doc } from '../../common/validation/doc.js';
 
 export class UpdateTagDto implements TermWriteFields {
-  /** Tag name. */
+  @Doc('Tag name.')
   @termNameParam(false)
   name?: string;
 
-  /** Tag description. */
+  @Doc('Tag description.')
   @termDescriptionParam()
   description?: string;
 
-  /** Tag slug. */
+  @Doc('Tag slug.')
   @termSlugWriteParam()
   slug?: string;
 
-  /** Tags are not hierarchical: a parent is refused. */
+  @Doc('Tags are not hierarchical: a parent is refused.')
   @Param(anyValue, { hidden: true })
   parent?: unknown;
 }

@@ -1,33 +1,34 @@
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Param } from '../../common/validation/param.js';
 import { boolean, idOrSlugList, integer, nonEmptyStringList, oneOf, text } from '../../common/validation/parsers.js';
+import { Doc } from '../../common/validation/doc.js';
 
 export const TERM_ORDERBY = ['id', 'name', 'slug', 'count', 'term_group', 'description', 'include', 'include_slugs'] as const;
 export type TermOrderBy = (typeof TERM_ORDERBY)[number];
 
 /** Parameters of `GET /categories` and `GET /tags` up to `hide_empty` (spec §9.6). */
 export class TermListBaseQueryDto extends PageQueryDto {
-  /** Only terms whose name or slug contains this text. */
+  @Doc('Only terms whose name or slug contains this text.')
   @Param(text({ max: 500, nonEmpty: true }), { schema: { type: 'string' } })
   search?: string;
 
-  /** Leave out these term IDs or slugs. */
+  @Doc('Leave out these term IDs or slugs.')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
   exclude?: string[];
 
-  /** Only these term IDs or slugs. */
+  @Doc('Only these term IDs or slugs.')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })
   include?: string[];
 
-  /** Sort direction; ascending when absent. */
+  @Doc('Sort direction; ascending when absent.')
   @Param(oneOf(['asc', 'desc'] as const), { schema: { type: 'string', enum: ['asc', 'desc'] } })
   order?: 'asc' | 'desc';
 
-  /** Sort key; the name when absent. */
+  @Doc('Sort key; the name when absent.')
   @Param(oneOf(TERM_ORDERBY), { schema: { type: 'string', enum: [...TERM_ORDERBY] } })
   orderby?: TermOrderBy;
 
-  /** Leave out terms used by no published event. */
+  @Doc('Leave out terms used by no published event.')
   @Param(boolean, { schema: { type: 'boolean', default: true } })
   hide_empty?: boolean;
 }

@@ -13,98 +13,99 @@ import {
   RichText,
   type ItemWriteFields,
 } from '../../items/dto/item-fields.js';
+import { Doc } from '../../common/validation/doc.js';
 
 /** Fields of a venue write (spec §11.7); on update every field is optional. */
 export class UpdateVenueDto implements ItemWriteFields {
-  /** Venue name. */
+  @Doc('Venue name.')
   @ItemName()
   venue?: string;
 
-  /** Venue description; HTML allowed. */
+  @Doc('Venue description; HTML allowed.')
   @RichText()
   description?: string;
 
-  /** Short summary. */
+  @Doc('Short summary.')
   @RichText()
   excerpt?: string;
 
-  /** Venue slug. */
+  @Doc('Venue slug.')
   @ItemSlug()
   slug?: string;
 
-  /** Publication status of the venue. */
+  @Doc('Publication status of the venue.')
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  /** ID of the venue's author. */
+  @Doc('ID of the venue\'s author.')
   @ItemAuthor()
   author?: number;
 
-  /** Publication date, in the site time zone. */
+  @Doc('Publication date, in the site time zone.')
   @DateField()
   date?: string;
 
-  /** Publication date, in UTC. */
+  @Doc('Publication date, in UTC.')
   @DateField()
   date_utc?: string;
 
-  /** Whether events at the venue show a map. */
+  @Doc('Whether events at the venue show a map.')
   @Param(truthyWord(true), { schema: { type: 'string' } })
   show_map?: boolean;
 
-  /** Whether events at the venue show a map link. */
+  @Doc('Whether events at the venue show a map link.')
   @Param(truthyWord(true), { schema: { type: 'string' } })
   show_map_link?: boolean;
 
-  /** Street address. */
+  @Doc('Street address.')
   @PlainText()
   address?: string;
 
-  /** City. */
+  @Doc('City.')
   @PlainText()
   city?: string;
 
-  /** Country. */
+  @Doc('Country.')
   @PlainText()
   country?: string;
 
-  /** Province. */
+  @Doc('Province.')
   @PlainText()
   province?: string;
 
-  /** State. */
+  @Doc('State.')
   @PlainText()
   state?: string;
 
-  /** Postal code. */
+  @Doc('Postal code.')
   @PlainText()
   zip?: string;
 
-  /** Telephone number. */
+  @Doc('Telephone number.')
   @PlainText()
   phone?: string;
 
-  /** Combined state or province. */
+  @Doc('Combined state or province.')
   @PlainText()
   stateprovince?: string;
 
-  /** Website of the venue. */
+  @Doc('Website of the venue.')
   @Param(websiteUrl, { schema: { type: 'string', format: 'uri' } })
   website?: string;
 
-  /** Featured image: the ID of an image or an image URL. */
+  @Doc('Featured image: the ID of an image or an image URL.')
   @ImageField()
   image?: ImageRequest;
 
-  /** Latitude in decimal degrees. */
+  @Doc('Latitude in decimal degrees.')
   @Param(nullableNumber({ min: -90, max: 90 }), { schema: { type: 'number', format: 'double' } })
   geo_lat?: number | null;
 
-  /** Longitude in decimal degrees. */
+  @Doc('Longitude in decimal degrees.')
   @Param(nullableNumber({ min: -180, max: 180 }), { schema: { type: 'number', format: 'double' } })
   geo_lng?: number | null;
 
-  /** Password protecting the venue. */
+  @Doc('Password protecting the venue.')
   @PostPassword()
   post_password?: string;
 }

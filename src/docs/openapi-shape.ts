@@ -1,0 +1,153 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { SCHEMA_ORDER } from './response-schemas.js';
+
+type Json = Record<string, unknown>;
+
+/** The 14 paths of spec §13.2, in their order. */
+export const DOCUMENT_PATHS = [
+  '/doc',
+  '/events',
+  '/events/{id}',
+  '/events/by-slug/{slug}',
+  '/venues',
+  '/venues/{id}',
+  '/venues/by-slug/{slug}',
+  '/organizers',
+  '/organizers/{id}',
+  '/organizers/by-slug/{slug}',
+  '/categories',
+  '/categories/{id}',
+  '/tags',
+  '/tags/{id}',
+];
+
+/** What the index and the document declare as defaults of create endpoints (spec §11.2, §11.7, §11.8). */
+export const CREATE_DEFAULTS: Record<string, Record<string, unknown>> = {
+  '/events': { all_day: false, website: null, categories: null, tags: null, venue: null, organizer: null },
+  '/venues': {
+    description: null,
+    show_map: null,
+    show_map_link: null,
+    address: null,
+    city: null,
+    country: null,
+    province: null,
+    state: null,
+    zip: null,
+    phone: null,
+    stateprovince: null,
+    website: null,
+    image: null,
+  },
+  '/organizers': {
+    organizer: null,
+    description: null,
+    status: null,
+    author: null,
+    date: null,
+    date_utc: null,
+    phone: null,
+    website: null,
+    email: null,
+    image: null,
+  },
+};
+
+/** Parameters whose declaration carries no type (spec §13.1). */
+const UNTYPED = new Set(['cost', 'has_events', 'only_with_upcoming']);
+const OPERATION_KEYS = ['summary', 'description', 'operationId', 'parameters', 'requestBody', 'responses', 'tags', 'security'];
+
+/**
+ * Turns the document generated from the controllers into the shape of spec §13.2: the contract's
+ * paths and schema order, request bodies inlined for JSON and form bodies, comma-list parameters
+ * marked `form`/`explode: false`, and create defaults.
+ */
+export function shapeDocument(generated: OpenAPIObject): Json {
+  const schemas = (generated.components?.schemas ?? {}) as Record<string, Json>;
+  const resolve = (value: unknown): unknown => inlineRefs(value, schemas, new Set(SCHEMA_ORDER));
+  const paths: Json = {};
+  for (const path of DOCUMENT_PATHS) {
+    const item = generated.paths[path] as Record<string, Json> | undefined;
+    if (!item) continue;
+    const operations: Json = {};
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+      const operation = item[method];
+      if (!operation) continue;
+      const isCreate = method === 'post' && !path.includes('{');
+      const shaped: Json = {};
+      for (const key of OPERATION_KEYS) {
+        if (key === 'parameters') shaped.parameters = shapeParameters((operation.parameters as Json[] | undefined) ?? [], resolve);
+        else if (key === 'requestBody') {
+          const body = shapeBody(operation.requestBody as Json | undefined, resolve, isCreate, CREATE_DEFAULTS[path]);
+          if (body) shaped.requestBody = body;
+        } else if (key === 'responses') shaped.responses = resolve(operation.responses);
+        else if (operation[key] !== undefined) shaped[key] = operation[key];
+      }
+      operations[method] = shaped;
+    }
+    paths[path] = operations;
+  }
+  const orderedSchemas: Json = {};
+  for (const name of SCHEMA_ORDER) if (schemas[name]) orderedSchemas[name] = resolve(schemas[name]);
+  return {
+    openapi: '3.0.3',
+    info: generated.info,
+    components: { schemas: orderedSchemas, securitySchemes: generated.components?.securitySchemes ?? {} },
+    servers: [],
+    paths,
+  };
+}
+
+function shapeParameters(parameters: Json[], resolve: (value: unknown) => unknown): Json[] {
+  const path = parameters.filter((parameter) => parameter.in === 'path');
+  const query = parameters.filter((parameter) => parameter.in !== 'path');
+  return [...path, ...query].map((parameter) => {
+    const schema = { ...(resolve(parameter.schema) as Json) };
+    if (UNTYPED.has(String(parameter.name))) delete schema.type;
+    const shaped: Json = {
+      name: parameter.name,
+      in: parameter.in,
+      description: parameter.description ?? '',
+      required: parameter.in === 'path' ? true : Boolean(parameter.required),
+      schema,
+    };
+    if (schema.type === 'array') {
+      shaped.style = 'form';
+      shaped.explode = false;
+    }
+    return shaped;
+  });
+}
+
+function shapeBody(body: Json | undefined, resolve: (value: unknown) => unknown, isCreate: boolean, defaults: Json | undefined): Json | undefined {
+  const content = body?.content as Record<string, { schema?: unknown }> | undefined;
+  const schema = content ? (resolve(Object.values(content)[0]?.schema) as Json | undefined) : undefined;
+  if (!schema) return undefined;
+  const properties = { ...((schema.properties as Record<string, Json> | undefined) ?? {}) };
+  for (const [name, property] of Object.entries(properties)) {
+    const shaped = { ...property };
+    if (UNTYPED.has(name)) delete shaped.type;
+    if (!isCreate) delete shaped.default;
+    else if (defaults && name in defaults) shaped.default = defaults[name];
+    properties[name] = shaped;
+  }
+  const shapedSchema: Json = { type: 'object', properties };
+  if (isCreate && Array.isArray(schema.required) && schema.required.length > 0) shapedSchema.required = schema.required;
+  return {
+    required: isCreate,
+    content: { 'application/json': { schema: shapedSchema }, 'application/x-www-form-urlencoded': { schema: shapedSchema } },
+  };
+}
+
+/** Replaces `$ref`s to schemas outside the contract's list (DTOs, nested helpers) by their content. */
+function inlineRefs(value: unknown, schemas: Record<string, Json>, keep: Set<string>, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineRefs(item, schemas, keep, depth));
+  if (value === null || typeof value !== 'object' || depth > 20) return value;
+  const object = value as Json;
+  if (typeof object.$ref === 'string') {
+    const name = object.$ref.split('/').at(-1) as string;
+    if (keep.has(name) || !schemas[name]) return object;
+    return inlineRefs(schemas[name], schemas, keep, depth + 1);
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, child]) => [key, inlineRefs(child, schemas, keep, depth + 1)]));
+}
