@@ -2,7 +2,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cors from 'cors';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import { LANGUAGE_NAMES } from './editions/language-names.js';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
@@ -45,7 +47,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     routeEntry: (ctx, route) => documents.routeEntry(ctx, route),
   });
   app.use(context);
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' }, xFrameOptions: { action: 'deny' } }));
+  app.use(securityHeaders());
   app.use(corsMiddleware(config));
   for (const check of checks) app.use(check);
 
@@ -65,8 +67,42 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     { ignoreGlobalPrefix: true },
   );
   documents.setDocument(document);
+  SwaggerModule.setup('docs', app, document, {
+    raw: false,
+    explorer: true,
+    useGlobalPrefix: false,
+    customSiteTitle: 'Event Calendar API',
+    swaggerOptions: {
+      urls: editions.codes.map((code) => ({ url: `${editions.api(code)}/doc`, name: LANGUAGE_NAMES[code] ?? code })),
+      'urls.primaryName': LANGUAGE_NAMES[editions.defaultEdition] ?? editions.defaultEdition,
+    },
+  });
   await app.init();
   return app;
+}
+
+/**
+ * helmet everywhere; the docs page gets a policy that lets Swagger UI run (its own scripts and
+ * styles, the documents of every edition), the API a policy that allows nothing to be loaded.
+ */
+function securityHeaders(): RequestHandler {
+  const common = { crossOriginResourcePolicy: { policy: 'cross-origin' as const }, xFrameOptions: { action: 'deny' as const } };
+  const api = helmet({ ...common, contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+  const docs = helmet({
+    ...common,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", 'http:', 'https:'],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  return (req, res, next) => (req.path === '/docs' || req.path.startsWith('/docs/') ? docs(req, res, next) : api(req, res, next));
 }
 
 function corsMiddleware(config: AppConfig) {

@@ -6,7 +6,9 @@ import { defaultListWindow } from '../common/dates/list-window.js';
 import { offsetHours } from '../common/dates/zones.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { RouteRegistry, type RegisteredRoute } from '../common/http/route-registry.js';
+import { Translator } from '../i18n/translator.js';
 import { shapeDocument } from './openapi-shape.js';
+import { translateDocument } from './translate-document.js';
 
 type Json = Record<string, unknown>;
 interface Parameter {
@@ -28,19 +30,32 @@ const ARG_KEYS = ['type', 'items', 'enum', 'format'];
 @Injectable()
 export class ApiDocumentService {
   private document: Json | null = null;
+  private readonly editions = new Map<string, Json>();
 
   constructor(
     private readonly registry: RouteRegistry,
     private readonly config: ConfigService,
+    private readonly translator: Translator,
   ) {}
 
   setDocument(generated: OpenAPIObject): void {
     this.document = shapeDocument(generated);
+    this.editions.clear();
+  }
+
+  /** The English document translated once per edition. */
+  private editionDocument(lang: string): Json {
+    let document = this.editions.get(lang);
+    if (!document) {
+      document = translateDocument(this.requireDocument(), (text) => this.translator.prose(lang, text));
+      this.editions.set(lang, document);
+    }
+    return document;
   }
 
   /** `GET {api}/doc`: the document of one edition, with today's computed defaults. */
   documentFor(ctx: RequestContext): Json {
-    const document = structuredClone(this.requireDocument());
+    const document = structuredClone(this.editionDocument(ctx.edition));
     document.servers = [{ url: `${ctx.api}/` }];
     const paths = document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>;
     for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
@@ -85,17 +100,17 @@ export class ApiDocumentService {
       .map((group) => group.filter((method) => route.methods.includes(method)))
       .filter((group) => group.length > 0)
       .sort((a, b) => route.methods.indexOf(a[0]) - route.methods.indexOf(b[0]))
-      .map((methods) => ({ methods, args: this.argsOf(route, methods[0]) }));
+      .map((methods) => ({ methods, args: this.argsOf(route, methods[0], ctx.edition) }));
     const entry: Json = { namespace: this.namespace(), methods: route.methods, endpoints };
     if (route.scope !== 'item') entry._links = { self: [{ href: `${ctx.api}${route.path ? `/${route.path}` : ''}` }] };
     return entry;
   }
 
-  private argsOf(route: RegisteredRoute, method: string): Json | [] {
+  private argsOf(route: RegisteredRoute, method: string, lang: string): Json | [] {
     if (route.path === '') {
       return { namespace: { default: this.namespace(), required: false }, context: { default: 'view', required: false } };
     }
-    const operation = this.operation(route, method);
+    const operation = this.operation(route, method, lang);
     const args: Json = {};
     const isListGet = route.scope === 'collection' && method === 'GET';
     for (const parameter of operation?.parameters ?? []) {
@@ -130,9 +145,9 @@ export class ApiDocumentService {
     return name === 'start_date' ? window.start : window.end;
   }
 
-  private operation(route: RegisteredRoute, method: string): { parameters?: Parameter[]; requestBody?: unknown } | undefined {
+  private operation(route: RegisteredRoute, method: string, lang: string): { parameters?: Parameter[]; requestBody?: unknown } | undefined {
     const path = `/${route.path.replace(/:([a-z]+)/g, '{$1}')}`;
-    const item = (this.requireDocument().paths as Record<string, Record<string, { parameters?: Parameter[] }>>)[path];
+    const item = (this.editionDocument(lang).paths as Record<string, Record<string, { parameters?: Parameter[] }>>)[path];
     return item?.[method.toLowerCase()];
   }
 

@@ -55,7 +55,7 @@ export const CREATE_DEFAULTS: Record<string, Record<string, unknown>> = {
 
 /** Parameters whose declaration carries no type (spec §13.1). */
 const UNTYPED = new Set(['cost', 'has_events', 'only_with_upcoming']);
-const OPERATION_KEYS = ['summary', 'description', 'operationId', 'parameters', 'requestBody', 'responses', 'tags', 'security'];
+const OPERATION_KEYS = ['summary', 'description', 'operationId', 'parameters', 'requestBody', 'responses', 'security'];
 
 /**
  * Turns the document generated from the controllers into the shape of spec §13.2: the contract's
@@ -128,7 +128,13 @@ function shapeBody(body: Json | undefined, resolve: (value: unknown) => unknown,
     const shaped = { ...property };
     if (UNTYPED.has(name)) delete shaped.type;
     if (!isCreate) delete shaped.default;
-    else if (defaults && name in defaults) shaped.default = defaults[name];
+    else if (defaults && name in defaults) {
+      shaped.default = defaults[name];
+      if (defaults[name] === null) {
+        shaped.nullable = true;
+        if (Array.isArray(shaped.enum)) shaped.enum = [...shaped.enum, null];
+      }
+    }
     properties[name] = shaped;
   }
   const shapedSchema: Json = { type: 'object', properties };

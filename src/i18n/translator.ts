@@ -34,6 +34,7 @@ export class Translator {
   private constructor(
     i18n: I18nInstance,
     readonly languages: readonly string[],
+    private readonly catalogues: Record<string, Catalogue>,
     private readonly onMissing?: (lang: string, key: string) => void,
   ) {
     this.i18n = i18n;
@@ -54,13 +55,25 @@ export class Translator {
       returnNull: false,
       showSupportNotice: false,
     } as Parameters<I18nInstance['init']>[0]);
-    return new Translator(instance, languages, onMissing);
+    return new Translator(instance, languages, catalogues, onMissing);
   }
 
   /** `key` is `namespace:path`, e.g. `errors:rest_no_route`. */
   t(lang: string, key: string, args: Record<string, unknown> = {}): string {
     if (this.onMissing && !this.has(lang, key)) this.onMissing(lang, key);
     return this.i18n.t(key, { ...args, lng: lang }) as string;
+  }
+
+  /**
+   * Prose of the OpenAPI document and the namespace index: `openapi.json` maps the English text to
+   * its translation. The default edition writes English; a gap falls back to English and is reported.
+   */
+  prose(lang: string, text: string): string {
+    if (lang === this.languages[0] && lang === 'en') return text;
+    const translated = (this.catalogues[lang]?.openapi as Record<string, unknown> | undefined)?.[text];
+    if (typeof translated === 'string') return translated;
+    this.onMissing?.(lang, `openapi:${text}`);
+    return text;
   }
 
   has(lang: string, key: string): boolean {
