@@ -10,6 +10,7 @@ import { AppModule } from './app.module.js';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
 import { parseQueryString } from './common/http/body.js';
 import { httpPipeline } from './common/http/pipeline.js';
+import { RateLimits } from './common/http/rate-limits.js';
 import { RouteRegistry } from './common/http/route-registry.js';
 import { apiValidationPipe } from './common/validation/api-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -37,12 +38,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const translator = app.get(Translator);
   const documents = app.get(ApiDocumentService);
   const auth = app.get(AuthService);
+  const limits = new RateLimits(config.limits);
+  app.set('trust proxy', config.limits.trustProxy);
   const [context, ...checks] = httpPipeline({
     config,
     editions,
     registry: app.get(RouteRegistry),
     translator,
     authenticate: (login, password) => auth.authenticate({ login, password }),
+    limits,
     apiIndex: (ctx) => documents.apiIndex(ctx),
     routeEntry: (ctx, route) => documents.routeEntry(ctx, route),
   });
@@ -55,6 +59,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(translator, editions.defaultEdition));
   app.enableShutdownHooks();
+  app.getHttpServer().on('close', () => void limits.close());
 
   const document = SwaggerModule.createDocument(
     app,

@@ -10,6 +10,7 @@ export interface AppConfig {
   events: EventsConfig;
   admin: AdminBootstrapConfig;
   database: DatabaseConfig;
+  limits: LimitsConfig;
   log: LogConfig;
 }
 
@@ -73,6 +74,18 @@ export interface AdminBootstrapConfig {
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
   | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number };
+
+export interface LimitsConfig {
+  /** Requests per client per minute; 0 turns the general rate limit off. */
+  requestsPerMinute: number;
+  /** Failed Basic logins allowed per client in the window (per login: twice as many). */
+  loginFailures: number;
+  loginWindowSeconds: number;
+  /** Shared limiter storage for several replicas; memory when unset. */
+  redisUrl?: string;
+  /** Express `trust proxy` setting, so the client address is read from X-Forwarded-For. */
+  trustProxy: boolean | number | string;
+}
 
 export interface LogConfig {
   level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -178,6 +191,13 @@ export function loadConfig(env: Env): AppConfig {
     events: { geofenceRadiusKm: geofence, customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')) },
     admin,
     database: parseDatabase(read('DATABASE_URL'), read('SQLITE_PATH'), read('DB_POOL_SIZE'), read('DB_CONNECT_TIMEOUT_MS')),
+    limits: {
+      requestsPerMinute: integer(read('RATE_LIMIT_PER_MINUTE') ?? '0', 'RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
+      loginFailures: integer(read('LOGIN_FAILURE_LIMIT') ?? '10', 'LOGIN_FAILURE_LIMIT', 1, 1_000_000),
+      loginWindowSeconds: integer(read('LOGIN_FAILURE_WINDOW_SECONDS') ?? '900', 'LOGIN_FAILURE_WINDOW_SECONDS', 1, 86_400),
+      redisUrl: parseRedisUrl(read('REDIS_URL')),
+      trustProxy: parseTrustProxy(read('TRUST_PROXY')),
+    },
     log: { level: logLevel as LogConfig['level'], requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS') },
   };
 }
@@ -199,6 +219,19 @@ function flag(raw: string, name: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['0', 'false', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(name, 'must be true or false');
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^rediss?:\/\/[^/]+/.test(raw)) throw new ConfigError('REDIS_URL', 'must look like redis://host:6379');
+  return raw;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (['true', 'false'].includes(raw.toLowerCase())) return raw.toLowerCase() === 'true';
+  return raw;
 }
 
 function parsePublicUrl(raw: string): Pick<HttpConfig, 'publicUrl' | 'publicPath' | 'globalIdBase'> {

@@ -11,6 +11,7 @@ import { parseBody, parseQueryString } from './body.js';
 import type { AuthUser, RequestContext } from './request-context.js';
 import type { RegisteredRoute, RouteRegistry } from './route-registry.js';
 import { allowedMethods } from './allow.js';
+import type { RateLimits } from './rate-limits.js';
 
 export interface PipelineDeps {
   config: AppConfig;
@@ -18,6 +19,7 @@ export interface PipelineDeps {
   registry: RouteRegistry;
   translator: Translator;
   authenticate: (login: string, password: string) => Promise<AuthUser>;
+  limits: RateLimits;
   /** Body of `GET {base}/` (spec §13.3). */
   apiIndex: (ctx: RequestContext) => unknown;
   /** Body of `OPTIONS` on a known route: its entry of the namespace index (spec §2.3 item 8). */
@@ -114,13 +116,36 @@ export function httpPipeline(deps: PipelineDeps): RequestHandler[] {
       });
   };
 
-  /** Failed credentials are refused on every route, before route matching (spec §4.2). */
+  const tooMany = (seconds: number) => new ApiError(429, 'rest_too_many_requests', {}, { retryAfterSeconds: seconds });
+
+  /** The general request limit (off unless `RATE_LIMIT_PER_MINUTE` is set). */
+  const limitRequests: RequestHandler = (req, res, next) => {
+    deps.limits
+      .request(req.ip ?? 'unknown')
+      .then((wait) => (wait === null ? next() : fail(req, res, tooMany(wait))))
+      .catch((error) => fail(req, res, error));
+  };
+
+  /**
+   * Failed credentials are refused on every route, before route matching (spec §4.2); repeated
+   * failures from one client or for one login are slowed down with 429.
+   */
   const authenticate: RequestHandler = (req, res, next) => {
     if (state.get(req)?.target.kind === 'pass') return next();
     const credentials = parseBasicAuthorization(req.headers.authorization);
     if (!credentials) return next();
-    deps
-      .authenticate(credentials.login, credentials.password)
+    const client = req.ip ?? 'unknown';
+    const check = async () => {
+      const wait = await deps.limits.loginBlocked(client, credentials.login);
+      if (wait !== null) throw tooMany(wait);
+      try {
+        return await deps.authenticate(credentials.login, credentials.password);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) await deps.limits.loginFailed(client, credentials.login);
+        throw error;
+      }
+    };
+    check()
       .then((user) => {
         req.ctx.user = user;
         res.setHeader('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
@@ -173,7 +198,7 @@ export function httpPipeline(deps: PipelineDeps): RequestHandler[] {
       .catch((error) => fail(req, res, error));
   };
 
-  return [context, readBody, authenticate, route, parse];
+  return [context, limitRequests, readBody, authenticate, route, parse];
 }
 
 /** `POST` with `_method` or `X-HTTP-Method-Override` is handled as PUT, PATCH or DELETE (spec §2.3 item 9). */
