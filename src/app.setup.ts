@@ -58,7 +58,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.setGlobalPrefix(`${config.api.root.slice(1)}/${config.api.namespace}`, { exclude: ['health', 'health/ready'] });
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(translator, editions.defaultEdition));
-  app.enableShutdownHooks();
   app.getHttpServer().on('close', () => void limits.close());
 
   const document = SwaggerModule.createDocument(
