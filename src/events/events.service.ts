@@ -13,6 +13,7 @@ import type { AuthUser, RequestContext } from '../common/http/request-context.js
 import { listLinks, resolvePaging, totalPages, type LinkValue } from '../common/paging/paging.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
+import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ImagesService } from '../images/images.service.js';
@@ -94,7 +95,7 @@ export class EventsService {
     await this.items.publishDueItems();
     const { user } = ctx;
     const now = new Date();
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(query);
     const siteZone = this.items.site.siteTimezone;
 
     const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
@@ -280,7 +281,7 @@ export class EventsService {
 
   async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
     const now = new Date();
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.validateWrite(input, null, ctx.user, now, problems);
     problems.throwIfAny(WRITE_ORDER);
     if (!canCreate('events', ctx.user)) throw ApiError.forbidden(ctx.user !== null);
@@ -326,7 +327,7 @@ export class EventsService {
     const now = new Date();
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.validateWrite(input, target?.kind === 'event' ? target.event : null, ctx.user, now, problems);
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
@@ -556,8 +557,8 @@ export class EventsService {
   private whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {
     const { include, exclude } = eventSearchTerms(search);
     if (include.length === 0 && exclude.length === 0) return;
-    const contains = (name: string) => `(LOWER(e.title) LIKE :${name} ESCAPE '\\' OR LOWER(e.description) LIKE :${name} ESCAPE '\\' OR LOWER(e.excerpt) LIKE :${name} ESCAPE '\\')`;
-    const pattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    const contains = (name: string) => `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
+    const pattern = containsPattern;
     include.forEach((term, index) => builder.andWhere(contains(`inc${index}`), { [`inc${index}`]: pattern(term) }));
     exclude.forEach((term, index) => builder.andWhere(`NOT ${contains(`exc${index}`)}`, { [`exc${index}`]: pattern(term) }));
     builder.andWhere(`(e.password IS NULL OR e.password = '' OR ${mayWriteCondition('e', user).sql})`);

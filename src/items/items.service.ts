@@ -7,6 +7,7 @@ import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { nextFreeSlug, sanitizeSlug } from '../common/text/slug.js';
+import { escapeLike, LIKE_ESCAPE } from '../common/sql/like.js';
 import { UserEntity } from '../users/user.entity.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
@@ -48,7 +49,7 @@ export class ItemsService {
       .select('t.slug', 'slug')
       .addSelect('t.id', 'id')
       .from(table, 't')
-      .where('t.slug = :base OR t.slug LIKE :pattern', { base, pattern: `${base.replace(/[\\%_]/g, '\\$&')}-%` })
+      .where(`t.slug = :base OR t.slug LIKE :pattern ${LIKE_ESCAPE}`, { base, pattern: `${escapeLike(base)}-%` })
       .getRawMany<{ slug: string; id: number }>();
     const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
     return nextFreeSlug(base, taken);

@@ -10,6 +10,7 @@ import type { AuthUser, RequestContext } from '../common/http/request-context.js
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { itemSearchWords } from '../common/text/search-terms.js';
+import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { EventEntity } from '../events/event.entity.js';
 import type { ImagesService, ImagePayload } from '../images/images.service.js';
@@ -70,7 +71,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
     await this.items.publishDueItems();
     const { user } = ctx;
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(query);
     const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
     const statuses = expandStatusFilter(statusWords);
     if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish'))) {
@@ -137,7 +138,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   /** Validation of a create (DTO already parsed); throws the collected parameter problems. */
   async prepareCreate(input: D, user: AuthUser | null, now: Date): Promise<{ entity: E; dateUtc: string | undefined }> {
     const entity = new this.definition.entity();
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(input);
     const dateUtc = await this.validateCommon(input, problems, now, user);
     this.definition.applyFields(entity, input, problems, true);
     problems.throwIfAny(this.definition.writeOrder);
@@ -187,7 +188,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const now = new Date();
     const item = await this.requireItem(ref);
     ctx.subject = item;
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(input);
     const dateUtc = await this.validateCommon(input, problems, now, ctx.user);
     const draft = Object.assign(new this.definition.entity(), item);
     this.definition.applyFields(draft, input, problems, false);
@@ -342,9 +343,9 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const words = itemSearchWords(search).map((word) => word.toLowerCase());
     if (words.length === 0) return;
     const params: Record<string, string> = {};
-    words.forEach((word, index) => (params[`word${index}`] = `%${word.replace(/[\\%_]/g, '\\$&')}%`));
+    words.forEach((word, index) => (params[`word${index}`] = containsPattern(word)));
     const perColumn = this.definition.searchColumns.map(
-      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ESCAPE '\\'`).join(' AND ')})`,
+      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`,
     );
     builder.andWhere(`(${perColumn.join(' OR ')})`, params);
     const mayWrite = mayWriteCondition('i', user);

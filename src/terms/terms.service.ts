@@ -55,7 +55,7 @@ export class TermsService {
     const terms = await this.repository.find();
     const byId = new Map(terms.map((term) => [term.id, term]));
     const counts = await this.counts();
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(query);
     const include = query.include && this.resolveRefs(query.include, terms, 'include', problems);
     const exclude = query.exclude && this.resolveRefs(query.exclude, terms, 'exclude', problems);
     if (hierarchical && query.parent !== undefined && query.parent !== 0 && !byId.has(query.parent)) {
@@ -352,7 +352,7 @@ export class TermsService {
   }
 
   private async validateWrite(input: TermWriteFields, current: AnyTerm | null): Promise<void> {
-    const problems = new ParamProblems();
+    const problems = ParamProblems.from(input);
     if (input.slug !== undefined && sanitizeSlug(input.slug) === '') problems.add('slug', 'not_empty');
     if (this.definition.hierarchical && typeof input.parent === 'number' && input.parent !== 0) {
       const terms = await this.repository.find();

@@ -47,6 +47,7 @@ export async function startTestApp(overrides: Env = {}): Promise<TestApp> {
     LOG_LEVEL: 'silent',
     ADMIN_LOGIN: ADMIN.login,
     ADMIN_PASSWORD: ADMIN.password,
+    LOGIN_FAILURE_LIMIT: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_PATH: join(sqliteDir as string, 'test.sqlite') }),
     ...overrides,
   });

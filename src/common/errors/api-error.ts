@@ -54,6 +54,14 @@ export class ApiError extends Error {
 export class ParamProblems {
   private readonly problems: ParamProblem[] = [];
 
+  /** Starts with the problems the validation pipe already found in `dto` (see CollectsProblems). */
+  static from(dto: object): ParamProblems {
+    const collected = new ParamProblems();
+    const found = (dto as Record<symbol, unknown>)[Symbol.for('param-problems')] as ParamProblem[] | undefined;
+    for (const problem of found ?? []) collected.problems.push(problem);
+    return collected;
+  }
+
   add(param: string, key: string, args?: ParamProblem['args'], detailsCode?: string): void {
     if (!this.problems.some((problem) => problem.param === param)) this.problems.push({ param, key, args, detailsCode });
   }

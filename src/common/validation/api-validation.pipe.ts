@@ -1,20 +1,43 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
 import { ApiError, type ParamProblem } from '../errors/api-error.js';
 import { MISSING, paramOrder } from './param.js';
 
+const COLLECTS = Symbol('collects-problems');
+export const PROBLEMS = Symbol.for('param-problems');
+
 /**
- * Validates DTOs built with {@link Param}: missing required parameters first (nothing else is checked
+ * Marks a DTO whose service checks more parameters itself (dates, existence of ids...): invalid
+ * values are then handed to the service, which reports them together with its own findings in one
+ * answer (spec §7.7), instead of the pipe answering first.
+ */
+export function CollectsProblems(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(COLLECTS, true, target);
+}
+
+/**
+ * Validates DTOs built with `Param`: missing required parameters first (nothing else is checked
  * then), otherwise every invalid parameter in declaration order (spec §7.7).
  */
-export function apiValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidUnknownValues: false,
-    validateCustomDecorators: true,
-    transformOptions: { enableImplicitConversion: false },
-    exceptionFactory: (errors) => toApiError(errors),
-  });
+@Injectable()
+export class ApiValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype } = metadata;
+    if (metadata.type === 'custom' || !metatype || [String, Number, Boolean, Array, Object].includes(metatype as never)) return value;
+    const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false }) as Record<string | symbol, unknown>;
+    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false });
+    if (errors.length === 0) return instance;
+    const error = toApiError(errors);
+    if (error.code === 'rest_missing_callback_param' || !Reflect.getMetadata(COLLECTS, metatype)) throw error;
+    for (const failed of errors) delete instance[failed.property];
+    instance[PROBLEMS] = error.extra.problems;
+    return instance;
+  }
+}
+
+export function apiValidationPipe(): ApiValidationPipe {
+  return new ApiValidationPipe();
 }
 
 export function toApiError(errors: ValidationError[]): ApiError {

@@ -31,7 +31,9 @@ export function Param<T>(parse: ParamParser<T>, options: ParamOptions = {}): Pro
   return applyDecorators(
     recordOrder,
     options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required: options.required ?? false } as ApiPropertyOptions),
-    Transform(({ value, key }) => (value === undefined ? undefined : parse(value, key))),
+    // A create DTO redeclares some fields of its update DTO; both transforms then run, so a value
+    // that was already refused stays refused.
+    Transform(({ value, key }) => (value === undefined || value instanceof Invalid ? value : parse(value, key))),
     ValidateBy({
       name: 'param',
       validator: {
@@ -39,22 +41,14 @@ export function Param<T>(parse: ParamParser<T>, options: ParamOptions = {}): Pro
         defaultMessage: (args) => JSON.stringify((args?.value as Invalid).problem),
       },
     }),
-    ...(options.required ? [Required()] : []),
-  );
-}
-
-/**
- * Makes a parameter required; a subclass uses it to require what its parent declares optional
- * (the create DTO extends the update DTO).
- */
-export function Required(): PropertyDecorator {
-  return applyDecorators(
-    recordOrder,
-    ApiProperty({ required: true }),
-    ValidateBy({
-      name: 'required',
-      validator: { validate: (value) => value !== undefined, defaultMessage: () => JSON.stringify({ key: MISSING }) },
-    }),
+    ...(options.required
+      ? [
+          ValidateBy({
+            name: 'required',
+            validator: { validate: (value) => value !== undefined, defaultMessage: () => JSON.stringify({ key: MISSING }) },
+          }),
+        ]
+      : []),
   );
 }
 

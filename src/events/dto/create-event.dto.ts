@@ -1,17 +1,17 @@
-import { Required } from '../../common/validation/param.js';
+import { DateField, ItemName } from '../../items/dto/item-fields.js';
 import { UpdateEventDto } from './update-event.dto.js';
 import { Doc } from '../../common/validation/doc.js';
 
 export class CreateEventDto extends UpdateEventDto {
   @Doc('Event title.')
-  @Required()
+  @ItemName(true)
   override title: string;
 
   @Doc('Start date and time.')
-  @Required()
+  @DateField(true)
   override start_date: string;
 
   @Doc('End date and time.')
-  @Required()
+  @DateField(true)
   override end_date: string;
 }

@@ -5,10 +5,12 @@ import { parseStrictDates } from '../../common/dates/list-window.js';
 import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-items.query.js';
 import { dateText } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 const DateFilter = (schema: Record<string, unknown> = {}) => Param(dateText, { schema: { type: 'string', ...schema } });
 
 /** Parameters of `GET /events` (spec §9.4), in the order of its table. */
+@CollectsProblems()
 export class ListEventsQueryDto extends PageQueryDto {
   @Doc('Only events that start on or after this date.')
   @DateFilter()

@@ -16,6 +16,7 @@ import {
 import { normalizeCostInput } from '../event-cost.js';
 import { customFieldsInput, organizerInput, termInput, venueInput, type LinkInput } from './relation-inputs.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 /** `timezone`: an IANA zone, `UTC` or a fixed offset; `""` means the site time zone. */
 const timezoneInput = (raw: unknown): string | Invalid => {
@@ -34,6 +35,7 @@ const parentInput = (raw: unknown, param: string): number | null | Invalid => {
 };
 
 /** Fields of an event write (spec §11.2); on update every field is optional and none has a default. */
+@CollectsProblems()
 export class UpdateEventDto implements ItemWriteFields {
   @Doc('Event title.')
   @ItemName()

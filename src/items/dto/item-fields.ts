@@ -10,12 +10,12 @@ export const NAME_MAX = 1000;
 export const SLUG_MAX = 200;
 export const TEXT_MAX = 255;
 
-export const ItemName = () => Param(text({ max: NAME_MAX, nonEmpty: true }), { schema: { type: 'string' } });
+export const ItemName = (required = false) => Param(text({ max: NAME_MAX, nonEmpty: true }), { required, schema: { type: 'string' } });
 export const RichText = () => Param(text({ max: RICH_TEXT_MAX }), { schema: { type: 'string' } });
 export const ItemSlug = () => Param(text({ max: SLUG_MAX, nonEmpty: true }), { schema: { type: 'string' } });
 export const ItemStatusField = () => Param(writableStatus, { schema: { type: 'string', enum: [...WRITABLE_STATUSES] } });
 export const ItemAuthor = () => Param(userId, { schema: { type: 'integer' } });
-export const DateField = () => Param(dateText, { schema: { type: 'string' } });
+export const DateField = (required = false) => Param(dateText, { required, schema: { type: 'string' } });
 export const PlainText = () => Param(text({ max: TEXT_MAX }), { schema: { type: 'string' } });
 export const ImageField = () =>
   Param((raw): ImageRequest | Invalid => parseImageInput(Array.isArray(raw) && raw.length === 1 ? raw[0] : raw) ?? new Invalid({ key: 'image' }), {

@@ -3,8 +3,10 @@ import { Param } from '../../common/validation/param.js';
 import { integer, truthyWord } from '../../common/validation/parsers.js';
 import { PasswordParam, SearchText, StatusFilter } from './list-items.query.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 /** Parameters of `GET /venues` and `GET /organizers` (spec §9.5). */
+@CollectsProblems()
 export class ListLinkedItemsQueryDto extends PageQueryDto {
   @Doc('Only items with one field containing every word.')
   @SearchText()

@@ -1,9 +1,9 @@
-import { Required } from '../../common/validation/param.js';
+import { ItemName } from '../../items/dto/item-fields.js';
 import { UpdateOrganizerDto } from './update-organizer.dto.js';
 import { Doc } from '../../common/validation/doc.js';
 
 export class CreateOrganizerDto extends UpdateOrganizerDto {
   @Doc('Organizer name.')
-  @Required()
+  @ItemName(true)
   override organizer: string;
 }

@@ -14,8 +14,10 @@ import {
   type ItemWriteFields,
 } from '../../items/dto/item-fields.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 /** Fields of an organizer write (spec §11.8); on update every field is optional. */
+@CollectsProblems()
 export class UpdateOrganizerDto implements ItemWriteFields {
   @Doc('Organizer name.')
   @ItemName()

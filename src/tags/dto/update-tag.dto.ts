@@ -2,7 +2,9 @@ import { Param } from '../../common/validation/param.js';
 import { anyValue } from '../../common/validation/parsers.js';
 import { termDescriptionParam, termNameParam, termSlugWriteParam, type TermWriteFields } from '../../terms/dto/term-write.dto.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
+@CollectsProblems()
 export class UpdateTagDto implements TermWriteFields {
   @Doc('Tag name.')
   @termNameParam(false)

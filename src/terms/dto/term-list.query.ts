@@ -2,11 +2,13 @@ import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Param } from '../../common/validation/param.js';
 import { boolean, idOrSlugList, integer, nonEmptyStringList, oneOf, text } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 export const TERM_ORDERBY = ['id', 'name', 'slug', 'count', 'term_group', 'description', 'include', 'include_slugs'] as const;
 export type TermOrderBy = (typeof TERM_ORDERBY)[number];
 
 /** Parameters of `GET /categories` and `GET /tags` up to `hide_empty` (spec §9.6). */
+@CollectsProblems()
 export class TermListBaseQueryDto extends PageQueryDto {
   @Doc('Only terms whose name or slug contains this text.')
   @Param(text({ max: 500, nonEmpty: true }), { schema: { type: 'string' } })

@@ -1,9 +1,9 @@
-import { Required } from '../../common/validation/param.js';
+import { ItemName } from '../../items/dto/item-fields.js';
 import { UpdateVenueDto } from './update-venue.dto.js';
 import { Doc } from '../../common/validation/doc.js';
 
 export class CreateVenueDto extends UpdateVenueDto {
   @Doc('Venue name.')
-  @Required()
+  @ItemName(true)
   override venue: string;
 }

@@ -14,8 +14,10 @@ import {
   type ItemWriteFields,
 } from '../../items/dto/item-fields.js';
 import { Doc } from '../../common/validation/doc.js';
+import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 /** Fields of a venue write (spec §11.7); on update every field is optional. */
+@CollectsProblems()
 export class UpdateVenueDto implements ItemWriteFields {
   @Doc('Venue name.')
   @ItemName()

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`The docs page browser test is skipped: ${CHROMIUM} is not installed (apt-get install -y chromium).`);
+const browserIt = haveChromium ? it : it.skip;
+
+describe('the docs page for people', () => {
+  let t: TestApp;
+  let browser: Browser | undefined;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // The page loads each edition's document from URLs built from PUBLIC_URL, so it must be this server.
+    t = await startTestApp({ PUBLIC_URL: base });
+    await t.app.listen(port, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  it('serves Swagger UI under its own content-security policy', async () => {
+    const res = await t.http().get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    const api = await t.http().get('/wp-json/tribe/events/v1/events');
+    expect(api.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+
+  browserIt('renders the operations in a real browser and switches language', async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${base}/docs`);
+    await page.waitForSelector('.opblock-summary', { timeout: 20000 });
+    const english = await page.locator('.opblock-summary-description').allTextContents();
+    expect(english).toContain('List events');
+    await page.selectOption('.topbar select', { label: 'Deutsch' });
+    await page.waitForFunction(
+      "!Array.from(document.querySelectorAll('.opblock-summary-description')).some((node) => node.textContent === 'List events')",
+      null,
+      { timeout: 20000 },
+    );
+    const german = await page.locator('.opblock-summary-description').allTextContents();
+    expect(german.length).toBe(english.length);
+    expect(german).not.toContain('List events');
+    expect(errors).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
