@@ -1,5 +1,5 @@
 import type { CostConfig, CustomFieldDefinition } from '../config/app-config.js';
-import { dateDetails, isoWithOffset, utcToWall } from '../common/dates/wall-time.js';
+import { dateDetails, utcToWall } from '../common/dates/wall-time.js';
 import { timezoneAbbr } from '../common/dates/zones.js';
 import { renderRichText } from '../common/text/html.js';
 import { esc, jsonLdText } from '../common/text/json-ld.js';
@@ -103,8 +103,8 @@ function eventJsonLd(event: EventEntity, relations: EventRelations, settings: Ev
   jsonLd.url = url;
   jsonLd.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
   jsonLd.eventStatus = 'https://schema.org/EventScheduled';
-  jsonLd.startDate = isoWithOffset(event.startLocal, event.timezone);
-  jsonLd.endDate = isoWithOffset(event.endLocal, event.timezone);
+  jsonLd.startDate = isoFromWallAndUtc(event.startLocal, event.startUtc);
+  jsonLd.endDate = isoFromWallAndUtc(event.endLocal, event.endUtc);
   if (relations.venueJsonLd) jsonLd.location = relations.venueJsonLd;
   if (relations.firstOrganizerJsonLd) jsonLd.organizer = relations.firstOrganizerJsonLd;
   const price = lowestCostValue(event.cost ?? [], settings.cost.decimalSeparator);
@@ -122,6 +122,18 @@ function eventJsonLd(event: EventEntity, relations: EventRelations, settings: Ev
   }
   jsonLd.performer = 'Organization';
   return jsonLd;
+}
+
+/**
+ * ISO 8601 local time with its offset, taken from the stored pair of wall time and UTC instant, so a
+ * time in a repeated hour keeps the offset of the occurrence that was stored.
+ */
+export function isoFromWallAndUtc(wall: string, utc: string): string {
+  const minutes = Math.round((Date.parse(`${wall.replace(' ', 'T')}Z`) - Date.parse(`${utc.replace(' ', 'T')}Z`)) / 60000);
+  const sign = minutes < 0 ? '-' : '+';
+  const absolute = Math.abs(minutes);
+  const offset = `${sign}${String(Math.floor(absolute / 60)).padStart(2, '0')}:${String(absolute % 60).padStart(2, '0')}`;
+  return `${wall.replace(' ', 'T')}${offset}`;
 }
 
 /** Replacement of an event's relation fields when it is shown redacted (spec §5.6, §8.12). */
