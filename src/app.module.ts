@@ -12,6 +12,7 @@ import { I18nModule } from './i18n/i18n.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { UsersModule } from './users/users.module.js';
 import { ItemsModule } from './items/items.module.js';
+import { CacheModule } from './cache/cache.module.js';
 import { EventsModule } from './events/events.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
@@ -33,6 +34,7 @@ export class AppModule {
         }),
         TypeOrmModule.forRootAsync({ useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }) }),
         I18nModule,
+        CacheModule,
         EditionsModule,
         UsersModule,
         DocsModule,

@@ -11,6 +11,10 @@ import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
 import { parseQueryString } from './common/http/body.js';
 import { httpPipeline } from './common/http/pipeline.js';
 import { RateLimits } from './common/http/rate-limits.js';
+import { responseCache } from './cache/response-cache.js';
+import { DataVersionService } from './cache/data-version.service.js';
+import { ItemsService } from './items/items.service.js';
+import { nowUtcWall, utcToWall } from './common/dates/wall-time.js';
 import { RouteRegistry } from './common/http/route-registry.js';
 import { apiValidationPipe } from './common/validation/api-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -54,6 +58,17 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(securityHeaders());
   app.use(corsMiddleware(config));
   for (const check of checks) app.use(check);
+  if (config.limits.responseCache) {
+    const items = app.get(ItemsService);
+    app.use(
+      responseCache({
+        version: app.get(DataVersionService),
+        beforeRead: () => items.publishDueItems(),
+        today: () => utcToWall(nowUtcWall(), config.site.timezone).slice(0, 10),
+        entries: config.limits.responseCacheEntries,
+      }),
+    );
+  }
 
   app.setGlobalPrefix(`${config.api.root.slice(1)}/${config.api.namespace}`, { exclude: ['health', 'health/ready'] });
   app.useGlobalPipes(apiValidationPipe());

@@ -85,6 +85,9 @@ export interface LimitsConfig {
   redisUrl?: string;
   /** Express `trust proxy` setting, so the client address is read from X-Forwarded-For. */
   trustProxy: boolean | number | string;
+  /** Cache of anonymous read answers, checked against the shared data version. */
+  responseCache: boolean;
+  responseCacheEntries: number;
 }
 
 export interface LogConfig {
@@ -197,6 +200,8 @@ export function loadConfig(env: Env): AppConfig {
       loginWindowSeconds: integer(read('LOGIN_FAILURE_WINDOW_SECONDS') ?? '900', 'LOGIN_FAILURE_WINDOW_SECONDS', 1, 86_400),
       redisUrl: parseRedisUrl(read('REDIS_URL')),
       trustProxy: parseTrustProxy(read('TRUST_PROXY')),
+      responseCache: flag(read('RESPONSE_CACHE') ?? 'on', 'RESPONSE_CACHE'),
+      responseCacheEntries: integer(read('RESPONSE_CACHE_ENTRIES') ?? '5000', 'RESPONSE_CACHE_ENTRIES', 1, 10_000_000),
     },
     log: { level: logLevel as LogConfig['level'], requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS') },
   };

@@ -1,4 +1,5 @@
 import { CategoryEntity } from '../categories/category.entity.js';
+import { DataVersionEntity } from '../cache/data-version.entity.js';
 import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { EventEntity } from '../events/event.entity.js';
 import { ImageEntity } from '../images/image.entity.js';
@@ -23,4 +24,5 @@ export const ENTITIES = [
   OrganizerEntity,
   CategoryEntity,
   TagEntity,
+  DataVersionEntity,
 ];

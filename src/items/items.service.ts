@@ -9,6 +9,7 @@ import type { ParamProblems } from '../common/errors/api-error.js';
 import { nextFreeSlug, sanitizeSlug } from '../common/text/slug.js';
 import { escapeLike, LIKE_ESCAPE } from '../common/sql/like.js';
 import { UserEntity } from '../users/user.entity.js';
+import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
 
@@ -26,6 +27,7 @@ export class ItemsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: ConfigService,
+    private readonly version: DataVersionService,
   ) {
     const http = config.getOrThrow<HttpConfig>('http');
     this.site = { publicUrl: http.publicUrl, globalIdBase: http.globalIdBase, siteTimezone: config.getOrThrow<SiteConfig>('site').timezone };
@@ -103,14 +105,17 @@ export class ItemsService {
     if (now < this.nextCheckAt) return;
     this.nextCheckAt = now + PROMOTION_RECHECK_MS;
     const nowUtc = nowUtcWall(new Date(now));
+    let published = 0;
     for (const table of ITEM_TABLES) {
-      await this.dataSource
+      const result = await this.dataSource
         .createQueryBuilder()
         .update(table)
         .set({ status: 'publish' } as ObjectLiteral)
         .where("status = 'future' AND date_utc <= :now", { now: new Date(`${nowUtc.replace(' ', 'T')}Z`) })
         .execute();
+      published += result.affected ?? 0;
     }
+    if (published > 0) await this.version.bump();
   }
 
   /** A write may have scheduled something: check again on the next read. */

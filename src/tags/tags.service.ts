@@ -4,11 +4,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { HttpConfig, ListsConfig } from '../config/app-config.js';
 import { TermsService } from '../terms/terms.service.js';
+import { DataVersionService } from '../cache/data-version.service.js';
 import { TagEntity } from './tag.entity.js';
 
 @Injectable()
 export class TagsService extends TermsService {
-  constructor(@InjectDataSource() dataSource: DataSource, config: ConfigService) {
+  constructor(@InjectDataSource() dataSource: DataSource, config: ConfigService, version: DataVersionService) {
     super(
       {
         taxonomy: 'tag',
@@ -24,6 +25,7 @@ export class TagsService extends TermsService {
       dataSource,
       config.getOrThrow<ListsConfig>('lists'),
       config.getOrThrow<HttpConfig>('http').publicUrl,
+      version,
     );
   }
 }

@@ -12,6 +12,7 @@ import { EventEntity } from '../events/event.entity.js';
 import type { TermListBaseQueryDto, TermListTail } from './dto/term-list.query.js';
 import type { TermWriteFields } from './dto/term-write.dto.js';
 import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
+import type { DataVersionService } from '../cache/data-version.service.js';
 import type { TermEntity } from './term.entity.js';
 import { toEventTermPayload, toTermPayload, type TaxonomyShape, type TermView } from './term.mapper.js';
 
@@ -39,12 +40,20 @@ const SLUG_RETRIES = 5;
  * read of the terms and one aggregate of their published-event counts.
  */
 export class TermsService {
+  /** All terms and their counts, computed once per data version (taxonomies are small, counts are not). */
+  private readonly allTerms: () => Promise<AnyTerm[]>;
+  private readonly publishedCounts: () => Promise<Map<number, number>>;
+
   constructor(
     readonly definition: TaxonomyDefinition,
     private readonly dataSource: DataSource,
     private readonly lists: ListsConfig,
     private readonly publicUrl: string,
-  ) {}
+    version: DataVersionService,
+  ) {
+    this.allTerms = version.memo(() => this.repository.find());
+    this.publishedCounts = version.memo(() => this.countPublished(this.dataSource.manager));
+  }
 
   private get repository(): Repository<AnyTerm> {
     return this.dataSource.getRepository(this.definition.entity);
@@ -52,7 +61,7 @@ export class TermsService {
 
   async list(query: TermListQuery, queryClass: { prototype: object }, ctx: RequestContext) {
     const { hierarchical } = this.definition;
-    const terms = await this.repository.find();
+    const terms = await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
     const counts = await this.counts();
     const problems = ParamProblems.from(query);
@@ -190,9 +199,9 @@ export class TermsService {
       .where('l.event_id IN (:...eventIds)', { eventIds })
       .getRawMany<{ eventId: number; termId: number }>();
     if (links.length === 0) return result;
-    const terms = await runner.getRepository(this.definition.entity).find();
+    const terms = manager ? await manager.getRepository(this.definition.entity).find() : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
-    const counts = await this.counts(runner);
+    const counts = await this.counts(manager);
     for (const link of links) {
       const term = byId.get(Number(link.termId));
       if (!term) continue;
@@ -262,7 +271,11 @@ export class TermsService {
 
   /** Published-event counts per term (spec §8.5: only `publish`, only direct assignments). */
   async counts(manager?: EntityManager): Promise<Map<number, number>> {
-    const rows = await (manager ?? this.dataSource.manager)
+    return manager ? this.countPublished(manager) : this.publishedCounts();
+  }
+
+  private async countPublished(manager: EntityManager): Promise<Map<number, number>> {
+    const rows = await manager
       .createQueryBuilder()
       .select(`l.${this.definition.joinColumn}`, 'termId')
       .addSelect('COUNT(*)', 'n')
@@ -292,7 +305,7 @@ export class TermsService {
   }
 
   private async payload(term: AnyTerm, ctx: RequestContext, withLinks: boolean) {
-    const terms = this.definition.hierarchical ? await this.repository.find() : [term];
+    const terms = this.definition.hierarchical ? await this.allTerms() : [term];
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
     const counts = await this.counts();
     return toTermPayload(this.definition, ctx.api, this.view(term, byId, counts), withLinks);

@@ -34,21 +34,24 @@ let counter = 0;
  * Boots the real application (the same `createApp` as `main.ts`) on a fresh database: a temporary
  * SQLite file, or the MySQL/MariaDB database of `DATABASE_URL` emptied first.
  */
-export async function startTestApp(overrides: Env = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Env = {}, options: { sharing?: TestApp } = {}): Promise<TestApp> {
   const databaseUrl = process.env.DATABASE_URL?.trim();
   let sqliteDir: string | undefined;
-  if (databaseUrl) {
+  if (options.sharing) {
+    // a second process on the same database: no reset
+  } else if (databaseUrl) {
     await emptyMysqlDatabase(databaseUrl);
   } else {
     sqliteDir = mkdtempSync(join(tmpdir(), 'calendar-e2e-'));
   }
+  const shared = options.sharing?.config.database;
   const config = loadConfig({
     PUBLIC_URL,
     LOG_LEVEL: 'silent',
     ADMIN_LOGIN: ADMIN.login,
     ADMIN_PASSWORD: ADMIN.password,
     LOGIN_FAILURE_LIMIT: '100000',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_PATH: join(sqliteDir as string, 'test.sqlite') }),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_PATH: shared?.kind === 'sqlite' ? shared.path : join(sqliteDir as string, 'test.sqlite') }),
     ...overrides,
   });
   const app = await createApp(config);

@@ -1,4 +1,5 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema.js';
+import { DataVersion1763800000000 } from './1763800000000-data-version.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
-export const MIGRATIONS = [InitialSchema1763700000000];
+export const MIGRATIONS = [InitialSchema1763700000000, DataVersion1763800000000];

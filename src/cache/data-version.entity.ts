@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * One row whose counter every successful write increases. Processes sharing the database compare
+ * it with the version their cached answers were built from (spec issue: the `total` problem).
+ */
+@Entity('data_version')
+export class DataVersionEntity {
+  @PrimaryColumn({ type: 'int' })
+  id: number;
+
+  @Column({ type: 'bigint' })
+  version: string;
+}

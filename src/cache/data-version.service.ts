@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** The shared data version: read before building a cacheable answer, bumped after every write. */
+@Injectable()
+export class DataVersionService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async current(): Promise<string> {
+    const rows: Array<{ version: string | number }> = await this.dataSource.query('SELECT version FROM data_version WHERE id = 1');
+    return String(rows[0]?.version ?? '0');
+  }
+
+  async bump(): Promise<void> {
+    await this.dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+  }
+
+  /** A value computed once per data version (term counts, term lists). */
+  memo<T>(compute: () => Promise<T>): () => Promise<T> {
+    let cached: { version: string; value: Promise<T> } | null = null;
+    return async () => {
+      const version = await this.current();
+      if (cached?.version !== version) cached = { version, value: compute() };
+      try {
+        return await cached.value;
+      } catch (error) {
+        cached = null;
+        throw error;
+      }
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { SingleBar, Presets } from 'cli-progress';
+import { Command, InvalidArgumentError } from 'commander';
+import type { DataSource } from 'typeorm';
+import { readConfig } from '../config/app-config.js';
+import { Seeder } from '../database/seed/seeder.js';
+import { UsersService } from '../users/users.service.js';
+import { CliModule } from './cli.module.js';
+
+/** `npm run seed -- --events N [--run-id ID] [--batch N]`: bulk test data, resumable per run id. */
+const positive = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+};
+const program = new Command('seed')
+  .option('--events <n>', 'number of events', positive, 1000)
+  .option('--run-id <id>', 'name of this data set; running again with the same id only adds what is missing', 'bench')
+  .option('--batch <n>', 'rows per insert batch', positive, 2000)
+  .parse(process.argv);
+const options = program.opts<{ events: number; runId: string; batch: number }>();
+if (!/^[a-z0-9-]{1,40}$/.test(options.runId)) {
+  process.stderr.write('--run-id must be 1-40 characters of a-z, 0-9 and -\n');
+  process.exit(1);
+}
+
+const context = await NestFactory.createApplicationContext(CliModule.forRoot(readConfig()), { logger: false });
+try {
+  const users = context.get(UsersService);
+  const listed = await users.listUsers();
+  const author = listed.find(({ user }) => user.role === 'administrator' || user.role === 'editor')?.user ?? (await users.createUser('seed-editor', 'editor')).user;
+  const bar = new SingleBar({ format: 'events {bar} {value}/{total} {percentage}% | {eta_formatted} left', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
+  const started = Date.now();
+  const result = await new Seeder(context.get<DataSource>(getDataSourceToken()), {
+    start: (total, done) => bar.start(total, done),
+    update: (done) => bar.update(done),
+    stop: () => bar.stop(),
+  }).run({ events: options.events, runId: options.runId, batchSize: options.batch, authorId: author.id });
+  process.stdout.write(`Run "${options.runId}": ${result.total} events (${result.created} created) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+} catch (error) {
+  process.stderr.write(`Seeding failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await context.close();
+}
