@@ -8,7 +8,7 @@ import { defaultListWindow, wholeDayEnd, wholeDayStart } from '../common/dates/l
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
-import { isDatabaseUnavailable, isUniqueViolation } from '../common/errors/db-errors.js';
+import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-errors.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages, type LinkValue } from '../common/paging/paging.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
@@ -538,17 +538,13 @@ export class EventsService {
     }
   }
 
-  /** Storage failures of writes are 500 with the operation's own code (spec §12.2). */
+  /** Storage failures of writes are 500 with the operation's own code (spec §12.2); lost races are retried. */
   private async writing<T>(operation: 'create' | 'update' | 'delete', work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof ApiError) throw error;
-        if (isUniqueViolation(error) && attempt < 5) continue;
-        if (isDatabaseUnavailable(error)) throw error;
-        throw Object.assign(new ApiError(500, `could-not-${operation}-event`), { cause: error });
-      }
+    try {
+      return await retryOnConflict(work);
+    } catch (error) {
+      if (error instanceof ApiError || isDatabaseUnavailable(error)) throw error;
+      throw Object.assign(new ApiError(500, `could-not-${operation}-event`), { cause: error });
     }
   }
 

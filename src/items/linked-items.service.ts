@@ -5,7 +5,7 @@ import type { ListsConfig } from '../config/app-config.js';
 import { canCreate, canReadItem, canWriteItem, mayFilterByStatus, type ItemResource } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
-import { isUniqueViolation } from '../common/errors/db-errors.js';
+import { retryOnConflict } from '../common/errors/db-errors.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
@@ -370,14 +370,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(EventEntity).existsBy({ id });
   }
 
-  private async retryingSlugs<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= 5) throw error;
-      }
-    }
+  private retryingSlugs<T>(work: () => Promise<T>): Promise<T> {
+    return retryOnConflict(work);
   }
 }
 

@@ -2,7 +2,7 @@ import { In, type DataSource, type EntityManager, type Repository } from 'typeor
 import type { ListsConfig } from '../config/app-config.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
-import { isUniqueViolation } from '../common/errors/db-errors.js';
+import { retryOnConflict } from '../common/errors/db-errors.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { paramOrder } from '../common/validation/param.js';
@@ -32,7 +32,6 @@ export interface TaxonomyDefinition extends TaxonomyShape {
 
 export type TermListQuery = TermListBaseQueryDto & TermListTail & { parent?: number };
 
-const SLUG_RETRIES = 5;
 
 /**
  * Categories and tags behave the same apart from hierarchy, so one service serves both, configured
@@ -419,14 +418,8 @@ export class TermsService {
   }
 
   /** Two writers may pick the same free slug at once; the unique index refuses one, which tries again. */
-  private async withSlugRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= SLUG_RETRIES) throw error;
-      }
-    }
+  private withSlugRetry<T>(work: () => Promise<T>): Promise<T> {
+    return retryOnConflict(work);
   }
 
   private async eventExists(id: number): Promise<boolean> {

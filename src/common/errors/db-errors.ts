@@ -37,3 +37,30 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** A transaction lost a race (deadlock or lock wait) and may simply be run again. */
+export function isTransientConflict(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; driverError?: unknown };
+    if (candidate.code === 'ER_LOCK_DEADLOCK' || candidate.code === 'ER_LOCK_WAIT_TIMEOUT' || candidate.code === 'SQLITE_BUSY') return true;
+    current = candidate.driverError;
+  }
+  return false;
+}
+
+const CONFLICT_RETRIES = 12;
+
+/**
+ * Runs a write transaction again when it lost a race: a unique index refused a slug another writer
+ * took first, or the database chose it as a deadlock victim. The work recomputes its choices each time.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= CONFLICT_RETRIES || !(isUniqueViolation(error) || isTransientConflict(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}

@@ -8,6 +8,15 @@ export interface ErrorBody {
   data: Record<string, unknown> & { status: number };
 }
 
+/** Values echoed into messages never carry markup back to the client. */
+function inert(args: Record<string, string | number> | undefined): Record<string, string | number> {
+  const result: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(args ?? {})) {
+    result[key] = typeof value === 'string' ? value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : value;
+  }
+  return result;
+}
+
 /** The one place that turns an {@link ApiError} into the contract's body (spec §12.1). */
 export function renderError(error: ApiError, translator: Translator, lang: string): ErrorBody {
   const data: ErrorBody['data'] = { status: error.status };
@@ -17,7 +26,7 @@ export function renderError(error: ApiError, translator: Translator, lang: strin
     const params: Record<string, string> = {};
     const details: Record<string, unknown> = {};
     for (const problem of problems) {
-      const message = translator.t(lang, `params:${problem.key}`, { param: problem.param, ...problem.args });
+      const message = translator.t(lang, `params:${problem.key}`, { param: problem.param, ...inert(problem.args) });
       params[problem.param] = message;
       if (problem.detailsCode) {
         details[problem.param] = { code: problem.detailsCode, message, data: { param: problem.param } };
@@ -27,7 +36,7 @@ export function renderError(error: ApiError, translator: Translator, lang: strin
     data.details = Object.keys(details).length > 0 ? details : [];
   }
   if (termId !== undefined) data.term_id = termId;
-  return { code: error.code, message: translator.t(lang, `errors:${error.code}`, error.args), data };
+  return { code: error.code, message: translator.t(lang, `errors:${error.code}`, inert(error.args)), data };
 }
 
 export function sendError(response: Response, error: ApiError, translator: Translator, lang: string): void {

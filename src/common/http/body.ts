@@ -14,7 +14,23 @@ export const QS_OPTIONS: qs.IParseOptions = {
 };
 
 export function parseQueryString(text: string): Record<string, unknown> {
-  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+  return withoutReservedKeys(qs.parse(text, QS_OPTIONS)) as Record<string, unknown>;
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Parameters are plain data: keys that name object internals are dropped at every depth, so no
+ * library downstream mistakes them for a class or prototype.
+ */
+export function withoutReservedKeys(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutReservedKeys(item, depth + 1));
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (!RESERVED_KEYS.has(key)) result[key] = withoutReservedKeys(child, depth + 1);
+  }
+  return result;
 }
 
 const MAX_JSON_DEPTH = 32;
@@ -50,7 +66,7 @@ function parseJsonObject(raw: Buffer): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || depthOf(value) > MAX_JSON_DEPTH) {
     throw new ApiError(400, 'rest_invalid_json');
   }
-  return value as Record<string, unknown>;
+  return withoutReservedKeys(value) as Record<string, unknown>;
 }
 
 function depthOf(value: unknown, depth = 1): number {

@@ -128,20 +128,22 @@ export const stringList: ParamParser<string[]> = (raw, param) => {
   return result;
 };
 
-/** A list whose items are all positive integers (ids). */
-export const idList: ParamParser<number[]> = (raw, param) => {
+/** A list whose items are all positive integers (ids); an empty list counts as not sent. */
+export const idList: ParamParser<number[] | undefined> = (raw, param) => {
   const items = stringList(raw, param);
   if (items instanceof Invalid) return items;
+  if (items.length === 0) return undefined;
   if (items.some((item) => !/^\d+$/.test(item) || Number(item) < 1 || !Number.isSafeInteger(Number(item)))) {
     return typeError('integer', param);
   }
   return [...new Set(items.map(Number))];
 };
 
-/** A list of ids and/or slugs; all-digit items are ids (spec §9.4, §9.6). */
-export const idOrSlugList: ParamParser<string[]> = (raw, param) => {
+/** A list of ids and/or slugs; all-digit items are ids (spec §9.4, §9.6); an empty list counts as not sent. */
+export const idOrSlugList: ParamParser<string[] | undefined> = (raw, param) => {
   const items = stringList(raw, param);
-  return items instanceof Invalid ? items : [...new Set(items.map((item) => item.toLowerCase()))];
+  if (items instanceof Invalid) return items;
+  return items.length === 0 ? undefined : [...new Set(items.map((item) => item.toLowerCase()))];
 };
 
 /** A list that must name at least one item (`slug=` is refused). */

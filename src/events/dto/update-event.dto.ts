@@ -90,7 +90,15 @@ export class UpdateEventDto implements ItemWriteFields {
   image?: ImageRequest;
 
   @Doc('Cost: a string, a number or a list of them.')
-  @Param((raw) => normalizeCostInput(raw) ?? new Invalid({ key: 'invalid_value' }), { schema: {} })
+  @Param(
+    (raw) => {
+      const costs = normalizeCostInput(raw);
+      if (costs === null) return new Invalid({ key: 'invalid_value' });
+      if (costs.length > 100) return new Invalid({ key: 'too_many_items', args: { max: 100 } });
+      return costs.some((cost) => [...cost].length > 255) ? new Invalid({ key: 'too_long', args: { max: 255 } }) : costs;
+    },
+    { schema: {} },
+  )
   cost?: string[];
 
   @Doc('Website of the event.')

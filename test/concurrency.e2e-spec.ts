@@ -1,0 +1,41 @@
+import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
+
+describe('concurrent writes', () => {
+  let t: TestApp;
+  const admin = basic(ADMIN);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('gives parallel creates with the same title unique slugs and no errors', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.http().post(`${API}/events`).set('Authorization', admin).send({ title: 'Same Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    const slugs = answers.map((answer) => answer.body.slug as string);
+    expect(new Set(slugs).size).toBe(20);
+    expect(slugs.sort()).toEqual(['same-night', ...Array.from({ length: 19 }, (_, index) => `same-night-${index + 2}`)].sort());
+    const ids = answers.map((answer) => answer.body.id as number);
+    expect(new Set(ids).size).toBe(20);
+  });
+
+  it('keeps parallel venue creates apart and leaves nothing half-written when one fails', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => t.http().post(`${API}/venues`).set('Authorization', admin).send({ venue: `Hall ${index}`, slug: 'shared-hall' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((answer) => answer.body.slug)).size).toBe(10);
+
+    const before = (await t.http().get(`${API}/events?status=any&per_page=50`).set('Authorization', admin)).body.total;
+    const venuesBefore = (await t.http().get(`${API}/venues?status=any`).set('Authorization', admin)).body.total;
+    const failing = await t.http()
+      .post(`${API}/events`)
+      .set('Authorization', admin)
+      .send({ title: 'Half', start_date: 'tomorrow 8pm', end_date: 'tomorrow 9pm', venue: { venue: 'New Place' }, organizer: [987654] });
+    expect(failing.status).toBe(400);
+    expect((await t.http().get(`${API}/events?status=any&per_page=50`).set('Authorization', admin)).body.total).toBe(before);
+    expect((await t.http().get(`${API}/venues?status=any`).set('Authorization', admin)).body.total).toBe(venuesBefore);
+  });
+});
