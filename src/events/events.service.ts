@@ -244,8 +244,8 @@ export class EventsService {
     const [venues, organizers, categories, tags] = await Promise.all([
       venueIds.length ? runner.findBy(VenueEntity, { id: In(venueIds) }) : [],
       organizerIds.length ? runner.findBy(OrganizerEntity, { id: In(organizerIds) }) : [],
-      this.categories.embeddedTermsOfEvents(ids, ctx.api, runner),
-      this.tags.embeddedTermsOfEvents(ids, ctx.api, runner),
+      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager),
+      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager),
     ]);
     const images = await this.images.payloads(
       [...events.map((event) => event.imageId), ...venues.map((venue) => venue.imageId), ...organizers.map((organizer) => organizer.imageId)],
