@@ -316,7 +316,7 @@ export class EventsService {
         return id;
       }),
     );
-    this.items.scheduleChanged();
+    await this.items.dataChanged();
     const created = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id });
     ctx.subject = created;
     const [body] = await this.payloads([created], ctx, undefined, false);
@@ -341,7 +341,7 @@ export class EventsService {
         await this.link(entity.id, input, plan, user, manager, false);
       }),
     );
-    this.items.scheduleChanged();
+    await this.items.dataChanged();
     const updated = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id });
     ctx.subject = updated;
     const [body] = await this.payloads([updated], ctx, undefined, false);
@@ -360,6 +360,7 @@ export class EventsService {
         { status: 'trash', preTrashStatus: event.status, slug: this.items.trashedSlug(event.slug), modifiedUtc: nowUtcWall() },
       ),
     );
+    await this.items.dataChanged();
     const trashed = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id });
     ctx.subject = trashed;
     const [body] = await this.payloads([trashed], ctx, undefined, false);

@@ -118,8 +118,12 @@ export class ItemsService {
     if (published > 0) await this.version.bump();
   }
 
-  /** A write may have scheduled something: check again on the next read. */
-  scheduleChanged(): void {
+  /**
+   * After a committed write: cached answers and per-version values are stale (the answer to the
+   * write itself is built from fresh data), and scheduled items must be checked again.
+   */
+  async dataChanged(): Promise<void> {
     this.nextCheckAt = 0;
+    await this.version.bump();
   }
 }

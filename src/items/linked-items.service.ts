@@ -131,7 +131,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const existing = await this.findDuplicate(input, user);
     if (existing) return { id: existing.id, body: await this.payloadOf(existing, false) };
     const id = await this.retryingSlugs(() => this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)));
-    this.items.scheduleChanged();
+    await this.items.dataChanged();
     return { id, body: await this.payloadOf(await this.requireItem({ id }), false) };
   }
 
@@ -202,7 +202,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
         await manager.save(this.definition.entity, entity as never);
       }),
     );
-    this.items.scheduleChanged();
+    await this.items.dataChanged();
     const updated = await this.requireItem({ id: item.id });
     ctx.subject = updated;
     return this.payloadOf(updated, false);
@@ -224,6 +224,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
         } as never);
         await this.definition.unlinkFromEvents(manager, item.id);
       });
+      await this.items.dataChanged();
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(500, `could-not-delete-${this.definition.kind}`);

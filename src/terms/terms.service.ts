@@ -48,7 +48,7 @@ export class TermsService {
     private readonly dataSource: DataSource,
     private readonly lists: ListsConfig,
     private readonly publicUrl: string,
-    version: DataVersionService,
+    private readonly version: DataVersionService,
   ) {
     this.allTerms = version.memo(() => this.repository.find());
     this.publishedCounts = version.memo(() => this.countPublished(this.dataSource.manager));
@@ -145,6 +145,7 @@ export class TermsService {
         return id;
       }),
     );
+    await this.version.bump();
     return { id, body: await this.payload(await this.requireTerm(id), ctx, true) };
   }
 
@@ -166,6 +167,7 @@ export class TermsService {
     }
     if (Object.keys(changes).length > 0) {
       await this.withSlugRetry(() => this.repository.update({ id }, changes as never));
+      await this.version.bump();
     }
     return this.payload(await this.requireTerm(id), ctx, true);
   }
@@ -182,6 +184,7 @@ export class TermsService {
       }
       await manager.delete(this.definition.entity, { id });
     });
+    await this.version.bump();
     return before;
   }
 
