@@ -3,7 +3,7 @@
 // bounded duration and connections). Prints a table, writes JSON to bench/results/ and a chart to
 // docs/bench.svg.
 //
-//   npm run bench -- [--sizes 1000,100000] [--duration 10] [--connections 32] [--cache on|off|both]
+//   npm run bench -- [--sizes 1000,100000] [--duration 10] [--connections 32] [--cache on|off|both] [--keep true]
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,6 +32,8 @@ const database = url.pathname.slice(1);
   const server = new URL(databaseUrl);
   server.pathname = '/';
   const connection = await mysql.createConnection(server.toString());
+  // Sizes grow from an empty calendar unless --keep is given (the seeder only adds what is missing).
+  if (args.keep === undefined) await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
   await connection.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await connection.end();
 }

@@ -1,0 +1,61 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
+
+/** Counts every statement any query runner of the data source sends. */
+function countQueries(dataSource: DataSource): { reset(): void; readonly count: number } {
+  const runner = dataSource.createQueryRunner();
+  const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
+  void runner.release();
+  const original = prototype.query;
+  const counter = { count: 0, reset: () => (counter.count = 0) };
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    counter.count++;
+    return original.apply(this, args);
+  };
+  return counter;
+}
+
+describe('work per list request', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RESPONSE_CACHE: 'off' });
+    const admin = basic(ADMIN);
+    for (let index = 0; index < 50; index++) {
+      const res = await t.http()
+        .post(`${API}/events`)
+        .set('Authorization', admin)
+        .send({
+          title: `Linked ${index}`,
+          start_date: `tomorrow 9am +${index} minutes`,
+          end_date: 'tomorrow 11pm',
+          image: `https://images.example.net/e${index}.jpg`,
+          venue: { venue: `Hall ${index}`, image: `https://images.example.net/v${index}.png`, geo_lat: 10, geo_lng: 20 },
+          organizer: [{ organizer: `Host A${index}` }, { organizer: `Host B${index}`, image: `https://images.example.net/o${index}.gif` }],
+          categories: [`Category ${index % 5}`, `Category ${(index + 1) % 5}`],
+          tags: [`tag-${index % 7}`, `tag-${(index + 3) % 7}`],
+          cost: ['$5', '$10'],
+        });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('runs the same number of queries for 5 and for 50 fully linked events', async () => {
+    const counter = countQueries(t.app.get<DataSource>(getDataSourceToken()));
+    const run = async (perPage: number) => {
+      await t.http().get(`${API}/events?per_page=${perPage}`); // settles per-second work and per-version values
+      counter.reset();
+      const res = await t.http().get(`${API}/events?per_page=${perPage}`);
+      expect(res.status).toBe(200);
+      expect(res.body.events).toHaveLength(perPage);
+      expect(res.body.events.every((event: { venue: unknown; organizer: unknown[]; categories: unknown[] }) => event.organizer.length === 2 && event.categories.length === 2)).toBe(true);
+      return counter.count;
+    };
+    const few = await run(5);
+    const many = await run(50);
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(14);
+  });
+});
