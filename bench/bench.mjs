@@ -26,6 +26,13 @@ const api = `${base}/wp-json/tribe/events/v1`;
 const admin = { login: 'bench-admin', password: 'bench-password-1' };
 const auth = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString('base64')}`;
 
+if (args['chart-only'] !== undefined) {
+  // Redraw docs/bench.svg from bench/results/latest.json without running anything.
+  const latest = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
+  writeFileSync(join(root, 'docs/bench.svg'), chart(latest.results.filter((row) => row.requestsPerSecond !== undefined), latest));
+  process.exit(0);
+}
+
 const url = new URL(databaseUrl);
 const database = url.pathname.slice(1);
 {
@@ -168,21 +175,21 @@ mkdirSync(join(root, 'bench/results'), { recursive: true });
 const report = { date: new Date().toISOString(), node: process.version, duration, connections, sizes, results };
 writeFileSync(join(root, `bench/results/${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(root, 'docs/bench.svg'), chart(results.filter((row) => row.requestsPerSecond !== undefined)));
+writeFileSync(join(root, 'docs/bench.svg'), chart(results.filter((row) => row.requestsPerSecond !== undefined), report));
 console.log(`\nResults: bench/results/${stamp}.json, chart: docs/bench.svg`);
 
 /** A grouped bar chart of requests per second: one group per scenario, one bar per size and cache mode. */
-function chart(rows) {
+function chart(rows, run) {
   const names = [...new Set(rows.map((row) => row.scenario))];
   const series = [...new Set(rows.map((row) => `${row.size} events, cache ${row.cache}`))];
   const colours = ['#2f6db5', '#e08a1e', '#3a9d5d', '#b5432f', '#7a4fb5', '#5f6b7a'];
   const max = Math.max(...rows.map((row) => row.requestsPerSecond), 1);
-  const barWidth = 16;
-  const groupWidth = series.length * barWidth + 24;
-  const width = 80 + names.length * groupWidth;
-  const height = 360;
+  const barWidth = 18;
+  const groupWidth = series.length * barWidth + 40;
+  const width = Math.max(80 + names.length * groupWidth, 80 + series.length * 190);
+  const height = 410;
   const plot = 240;
-  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`, `<rect width="100%" height="100%" fill="#fff"/>`, `<text x="10" y="16" font-size="13">Requests per second (higher is better), ${connections} connections, ${duration} s per scenario</text>`];
+  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`, `<rect width="100%" height="100%" fill="#fff"/>`, `<text x="10" y="16" font-size="13">Requests per second (higher is better), ${run.connections} connections, ${run.duration} s per scenario</text>`];
   for (let tick = 0; tick <= 4; tick++) {
     const y = 30 + plot - (plot * tick) / 4;
     parts.push(`<line x1="60" x2="${width - 10}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="55" y="${y + 4}" text-anchor="end">${Math.round((max * tick) / 4)}</text>`);
@@ -198,7 +205,7 @@ function chart(rows) {
     parts.push(`<text transform="translate(${x0 + 4},${30 + plot + 12}) rotate(30)">${name.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
   });
   series.forEach((label, index) => {
-    parts.push(`<rect x="${70 + index * 170}" y="${height - 16}" width="10" height="10" fill="${colours[index % colours.length]}"/><text x="${84 + index * 170}" y="${height - 7}">${label}</text>`);
+    parts.push(`<rect x="${70 + index * 190}" y="${height - 16}" width="10" height="10" fill="${colours[index % colours.length]}"/><text x="${84 + index * 190}" y="${height - 7}">${label}</text>`);
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
