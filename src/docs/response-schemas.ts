@@ -131,8 +131,8 @@ const itemHead = {
   url: { type: 'string', format: 'uri', description: 'Public page of the item.' },
 } as const;
 
-@ApiSchema({ name: 'Venue' })
-export class VenueSchema {
+/** The first keys of venues and organizers (spec §8.3, §8.4). */
+class ItemHeadSchema {
   @ApiProperty(itemHead.id) id: number;
   @ApiProperty(itemHead.author) author: string;
   @ApiProperty(itemHead.status) status: string;
@@ -141,6 +141,10 @@ export class VenueSchema {
   @ApiProperty(itemHead.modified) modified: string;
   @ApiProperty(itemHead.modified_utc) modified_utc: string;
   @ApiProperty(itemHead.url) url: string;
+}
+
+@ApiSchema({ name: 'Venue' })
+export class VenueSchema extends ItemHeadSchema {
   @Doc('Name of the venue.')
   @ApiProperty({ type: 'string' }) venue: string;
   @Doc('Description, as HTML.')
@@ -186,15 +190,7 @@ export class VenueSchema {
 }
 
 @ApiSchema({ name: 'Organizer' })
-export class OrganizerSchema {
-  @ApiProperty(itemHead.id) id: number;
-  @ApiProperty(itemHead.author) author: string;
-  @ApiProperty(itemHead.status) status: string;
-  @ApiProperty(itemHead.date) date: string;
-  @ApiProperty(itemHead.date_utc) date_utc: string;
-  @ApiProperty(itemHead.modified) modified: string;
-  @ApiProperty(itemHead.modified_utc) modified_utc: string;
-  @ApiProperty(itemHead.url) url: string;
+export class OrganizerSchema extends ItemHeadSchema {
   @Doc('Name of the organizer.')
   @ApiProperty({ type: 'string' }) organizer: string;
   @Doc('Description, as HTML.')
