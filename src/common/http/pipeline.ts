@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import getRawBody from 'raw-body';
 import type { AppConfig } from '../../config/app-config.js';
 import type { Editions } from '../../editions/editions.js';
@@ -235,4 +235,3 @@ function finalizeHeaders(req: Request, res: Response): void {
   } as Response['writeHead'];
 }
 
-export type { NextFunction };

@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { UserRole } from '../../users/user-role.js';
 import type { OwnedItem } from '../auth/permissions.js';
 import type { RegisteredRoute } from './route-registry.js';
@@ -32,8 +31,4 @@ declare global {
       ctx: RequestContext;
     }
   }
-}
-
-export function contextOf(request: Request): RequestContext {
-  return request.ctx;
 }

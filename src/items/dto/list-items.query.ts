@@ -1,4 +1,3 @@
-import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Invalid, Param } from '../../common/validation/param.js';
 import { stringList, text } from '../../common/validation/parsers.js';
 import type { ParamParser } from '../../common/validation/param.js';
