@@ -14,6 +14,7 @@ import { listLinks, resolvePaging, totalPages, type LinkValue } from '../common/
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
+import { freeSlug } from '../common/sql/free-slug.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ImagesService } from '../images/images.service.js';
@@ -503,7 +504,7 @@ export class EventsService {
     if (context.isCreate) {
       event.slug = await this.items.slugFor(manager, 'events', input.slug, event.title, event.id);
     } else if (input.slug !== undefined) {
-      const slug = await this.items.freeSlug(manager, 'events', sanitizeSlug(input.slug), event.id);
+      const slug = await freeSlug(manager, 'events', sanitizeSlug(input.slug), event.id);
       event.slug = event.status === 'trash' ? this.items.trashedSlug(slug) : slug;
     }
     event.modifiedUtc = nowUtc;

@@ -6,8 +6,8 @@ import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
-import { nextFreeSlug, sanitizeSlug } from '../common/text/slug.js';
-import { escapeLike, LIKE_ESCAPE } from '../common/sql/like.js';
+import { sanitizeSlug } from '../common/text/slug.js';
+import { freeSlug } from '../common/sql/free-slug.js';
 import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
@@ -44,23 +44,10 @@ export class ItemsService {
     return row?.kind ?? null;
   }
 
-  /** The smallest free `base`, `base-2`, `base-3`... among the other rows of `table`. */
-  async freeSlug(manager: EntityManager, table: string, base: string, exceptId: number | null): Promise<string> {
-    const rows = await manager
-      .createQueryBuilder()
-      .select('t.slug', 'slug')
-      .addSelect('t.id', 'id')
-      .from(table, 't')
-      .where(`t.slug = :base OR t.slug LIKE :pattern ${LIKE_ESCAPE}`, { base, pattern: `${escapeLike(base)}-%` })
-      .getRawMany<{ slug: string; id: number }>();
-    const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
-    return nextFreeSlug(base, taken);
-  }
-
   /** Slug for a new item: the sanitised wish or name, the id when that is empty. */
   async slugFor(manager: EntityManager, table: string, wanted: string | undefined, name: string, id: number): Promise<string> {
     const base = (wanted !== undefined ? sanitizeSlug(wanted) : sanitizeSlug(name)) || String(id);
-    return this.freeSlug(manager, table, base, id);
+    return freeSlug(manager, table, base, id);
   }
 
   async userExists(id: number): Promise<boolean> {
@@ -93,7 +80,7 @@ export class ItemsService {
   /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */
   async restoredSlug(manager: EntityManager, table: string, slug: string, id: number): Promise<string> {
     const base = slug.endsWith(TRASH_SUFFIX) ? slug.slice(0, -TRASH_SUFFIX.length) : slug;
-    return this.freeSlug(manager, table, base || String(id), id);
+    return freeSlug(manager, table, base || String(id), id);
   }
 
   /**

@@ -6,6 +6,7 @@ import { canCreate, canReadItem, canWriteItem, mayFilterByStatus, type ItemResou
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
+import { freeSlug } from '../common/sql/free-slug.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
@@ -130,7 +131,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const user = ctx.user as AuthUser;
     const existing = await this.findDuplicate(input, user);
     if (existing) return { id: existing.id, body: await this.payloadOf(existing, false) };
-    const id = await this.retryingSlugs(() => this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)));
+    const id = await retryOnConflict(() => this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)));
     await this.items.dataChanged();
     return { id, body: await this.payloadOf(await this.requireItem({ id }), false) };
   }
@@ -195,7 +196,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     problems.throwIfAny(this.definition.writeOrder);
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
-    await this.retryingSlugs(() =>
+    await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
         const entity = Object.assign(new this.definition.entity(), draft);
         await this.fillCommon(entity, input, user, manager, { id: item.id, dateUtc, now, isCreate: false, previous: item });
@@ -317,7 +318,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
       entity.slug = await this.items.slugFor(manager, this.definition.table, input.slug, entity.name, entity.id);
     } else if (input.slug !== undefined) {
       const base = sanitizeSlug(input.slug);
-      const slug = await this.items.freeSlug(manager, this.definition.table, base, entity.id);
+      const slug = await freeSlug(manager, this.definition.table, base, entity.id);
       entity.slug = entity.status === 'trash' ? this.items.trashedSlug(slug) : slug;
     }
     entity.modifiedUtc = nowUtc;
@@ -369,10 +370,6 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
 
   private async eventExists(id: number): Promise<boolean> {
     return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(EventEntity).existsBy({ id });
-  }
-
-  private retryingSlugs<T>(work: () => Promise<T>): Promise<T> {
-    return retryOnConflict(work);
   }
 }
 

@@ -3,10 +3,11 @@ import type { ListsConfig } from '../config/app-config.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
+import { freeSlug } from '../common/sql/free-slug.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { paramOrder } from '../common/validation/param.js';
-import { nextFreeSlug, sanitizeSlug } from '../common/text/slug.js';
+import { sanitizeSlug } from '../common/text/slug.js';
 import { stripTags } from '../common/text/html.js';
 import { EventEntity } from '../events/event.entity.js';
 import type { TermListBaseQueryDto, TermListTail } from './dto/term-list.query.js';
@@ -52,6 +53,10 @@ export class TermsService {
   ) {
     this.allTerms = version.memo(() => this.repository.find());
     this.publishedCounts = version.memo(() => this.countPublished(this.dataSource.manager));
+  }
+
+  private get tableName(): string {
+    return this.dataSource.getMetadata(this.definition.entity).tableName;
   }
 
   private get repository(): Repository<AnyTerm> {
@@ -136,10 +141,10 @@ export class TermsService {
     const wantedSlug = input.slug === undefined ? undefined : sanitizeSlug(input.slug);
     if (wantedSlug !== undefined) await this.assertSlugFree(wantedSlug, null);
 
-    const id = await this.withSlugRetry(() =>
+    const id = await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
         const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
-        const slug = wantedSlug ?? (await this.freeSlug(manager, sanitizeSlug(name) || String(id), null));
+        const slug = wantedSlug ?? (await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null));
         const term = manager.create(this.definition.entity, { id, name, slug, description, ...(parentId !== undefined ? { parentId } : {}) });
         await manager.insert(this.definition.entity, term);
         return id;
@@ -166,7 +171,7 @@ export class TermsService {
       await this.assertSlugFree(changes.slug, id);
     }
     if (Object.keys(changes).length > 0) {
-      await this.withSlugRetry(() => this.repository.update({ id }, changes as never));
+      await retryOnConflict(() => this.repository.update({ id }, changes as never));
       await this.version.bump();
     }
     return this.payload(await this.requireTerm(id), ctx, true);
@@ -248,7 +253,7 @@ export class TermsService {
 
   private async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
-    const slug = await this.freeSlug(manager, sanitizeSlug(name) || String(id), null);
+    const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
     await manager.insert(this.definition.entity, manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }));
     return id;
   }
@@ -406,23 +411,6 @@ export class TermsService {
   private async assertSlugFree(slug: string, exceptId: number | null): Promise<void> {
     const existing = await this.repository.findOneBy({ slug });
     if (existing && existing.id !== exceptId) throw new ApiError(400, 'duplicate_term_slug', { slug });
-  }
-
-  private async freeSlug(manager: EntityManager, base: string, exceptId: number | null): Promise<string> {
-    const rows = await manager
-      .getRepository(this.definition.entity)
-      .createQueryBuilder('t')
-      .select('t.slug', 'slug')
-      .addSelect('t.id', 'id')
-      .where('t.slug = :base OR t.slug LIKE :pattern', { base, pattern: `${base}-%` })
-      .getRawMany<{ slug: string; id: number }>();
-    const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
-    return nextFreeSlug(base, taken);
-  }
-
-  /** Two writers may pick the same free slug at once; the unique index refuses one, which tries again. */
-  private withSlugRetry<T>(work: () => Promise<T>): Promise<T> {
-    return retryOnConflict(work);
   }
 
   private async eventExists(id: number): Promise<boolean> {
