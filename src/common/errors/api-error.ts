@@ -50,6 +50,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Where the validation pipe leaves the problems of a DTO for its service (see CollectsProblems). */
+export const PROBLEMS = Symbol('param-problems');
+
 /** Collects parameter problems so that one request reports all of them at once (spec §7.7). */
 export class ParamProblems {
   private readonly problems: ParamProblem[] = [];
@@ -57,7 +60,7 @@ export class ParamProblems {
   /** Starts with the problems the validation pipe already found in `dto` (see CollectsProblems). */
   static from(dto: object): ParamProblems {
     const collected = new ParamProblems();
-    const found = (dto as Record<symbol, unknown>)[Symbol.for('param-problems')] as ParamProblem[] | undefined;
+    const found = (dto as Record<symbol, unknown>)[PROBLEMS] as ParamProblem[] | undefined;
     for (const problem of found ?? []) collected.problems.push(problem);
     return collected;
   }

@@ -1,11 +1,10 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { ApiError, type ParamProblem } from '../errors/api-error.js';
+import { ApiError, PROBLEMS, type ParamProblem } from '../errors/api-error.js';
 import { MISSING, paramOrder } from './param.js';
 
 const COLLECTS = Symbol('collects-problems');
-export const PROBLEMS = Symbol.for('param-problems');
 
 /**
  * Marks a DTO whose service checks more parameters itself (dates, existence of ids...): invalid
