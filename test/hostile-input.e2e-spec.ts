@@ -27,6 +27,7 @@ import {
   CONTENT_TYPES,
   describeRequest,
   describeResponse,
+  executableMarkup,
   fieldSweep,
   formBody,
   KINDS,
@@ -96,6 +97,24 @@ async function check(property: fc.IAsyncProperty<any>, parameters: fc.Parameters
       `Shrunk counterexample:\n${cause}`,
   );
 }
+
+describe('the executable-markup invariant', () => {
+  it('flags markup a browser would run', () => {
+    expect(executableMarkup('<script>alert(1)</script>')).toContain('a script tag');
+    expect(executableMarkup('<scr<script>ipt>alert(1)')).toContain('a script tag');
+    expect(executableMarkup('"><img src=x onerror=alert(1)>')).toContain('an event-handler attribute');
+    expect(executableMarkup('<img src="x" ONLOAD = "alert(1)"')).toContain('an event-handler attribute');
+    expect(executableMarkup('<a href="javascript:alert(1)">x</a>')).toContain('a javascript: URL');
+    expect(executableMarkup('<a href="java\tscript&colon;alert(1)">x</a>')).toContain('a javascript: URL');
+  });
+
+  it('leaves inert text alone', () => {
+    expect(executableMarkup('&lt;img src=x onerror=alert(1)&gt;')).toEqual([]);
+    expect(executableMarkup('&lt;script&gt;alert(1)&lt;/script&gt;')).toEqual([]);
+    expect(executableMarkup('Notes on javascript: and onerror= handlers, 3 < 4')).toEqual([]);
+    expect(executableMarkup('<p>Bring a <a href="https://example.org/lantern">lantern</a>.</p>')).toEqual([]);
+  });
+});
 
 describe('hostile input (property-based)', () => {
   let t: TestApp;

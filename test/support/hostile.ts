@@ -108,7 +108,6 @@ export class RawClient {
 // Invariants
 // ---------------------------------------------------------------------------------------------
 
-const DANGEROUS = ['<script', 'onerror=', 'javascript:'];
 /** Keys whose string values are human text that came from input (titles, descriptions, names). */
 const TEXT_KEYS = new Set(['title', 'description', 'excerpt', 'name', 'venue', 'organizer']);
 /** Keys holding REST links built by the service (spec §2.4, §9.3). */
@@ -127,13 +126,32 @@ function walk(value: unknown, visit: (key: string, value: unknown, path: string)
   }
 }
 
+/**
+ * Markup a browser would run: a script element, an event-handler attribute, or a `javascript:` URL
+ * in an attribute. Only tags count: text such as `&lt;img onerror=…&gt;` or "see javascript: notes"
+ * is inert wherever it is shown, and plain-text fields return such text exactly as sent (spec §7.6).
+ * A tag runs from `<` and a letter, `/` or `!` to the next `>` or the end of the text (browsers
+ * still parse an unclosed tag).
+ */
+export function executableMarkup(text: string): string[] {
+  const found: string[] = [];
+  for (const [tag] of text.matchAll(/<[a-z/!][^>]*>?/gi)) {
+    const lower = tag.toLowerCase();
+    // Attribute values may hide the scheme behind entities or control characters.
+    const decoded = lower.replace(/&colon;|&#0*58;?|&#x0*3a;?/g, ':').replace(/&tab;|&newline;|&#0*(9|10|13);?|&#x0*(9|a|d);?|[\0-\x20]/g, '');
+    if (/<\/?script/.test(lower)) found.push('a script tag');
+    if (/[\s"'/]on[a-z]+\s*=/.test(lower)) found.push('an event-handler attribute');
+    if (decoded.includes('javascript:')) found.push('a javascript: URL');
+  }
+  return found;
+}
+
 /** Text fields of a payload that carry an executable payload (spec §7.6: tags removed, HTML sanitised). */
 export function unsafeText(body: unknown): string[] {
   const found: string[] = [];
   walk(body, (key, value, path) => {
     if (typeof value !== 'string' || !TEXT_KEYS.has(key)) return;
-    const lower = value.toLowerCase();
-    for (const needle of DANGEROUS) if (lower.includes(needle)) found.push(`${path} contains ${JSON.stringify(needle)}: ${clip(value)}`);
+    for (const what of executableMarkup(value)) found.push(`${path} contains ${what}: ${clip(value)}`);
   });
   return found;
 }
