@@ -14,7 +14,7 @@ import { RateLimits } from './common/http/rate-limits.js';
 import { responseCache } from './cache/response-cache.js';
 import { DataVersionService } from './cache/data-version.service.js';
 import { ItemsService } from './items/items.service.js';
-import { nowUtcWall, utcToWall } from './common/dates/wall-time.js';
+import { siteDay } from './common/dates/site-day.js';
 import { RouteRegistry } from './common/http/route-registry.js';
 import { apiValidationPipe } from './common/validation/api-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -64,7 +64,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       responseCache({
         version: app.get(DataVersionService),
         beforeRead: () => items.publishDueItems(),
-        today: () => utcToWall(nowUtcWall(), config.site.timezone).slice(0, 10),
+        today: siteDay(config.site.timezone),
         entries: config.limits.responseCacheEntries,
       }),
     );

@@ -21,6 +21,25 @@ describe('concurrent writes', () => {
     expect(new Set(ids).size).toBe(20);
   });
 
+  it('keeps 24 writers that create the same title again and again free of errors (sustained contention)', async () => {
+    const statuses: number[] = [];
+    const slugs: string[] = [];
+    await Promise.all(
+      Array.from({ length: 24 }, async (_, writer) => {
+        for (let round = 0; round < 6; round++) {
+          const res = await t.http().post(`${API}/events`).set('Authorization', admin).send({ title: 'Busy Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', excerpt: `writer ${writer}` });
+          statuses.push(res.status);
+          slugs.push(res.body.slug);
+        }
+      }),
+    );
+    expect(statuses).toEqual(Array(144).fill(201));
+    expect(new Set(slugs).size).toBe(144);
+    const kept = await t.http().post(`${API}/events/by-slug/busy-night`).set('Authorization', admin).send({ slug: 'busy-night', title: 'Busy Night, renamed' });
+    expect(kept.status).toBe(200);
+    expect(kept.body.slug).toBe('busy-night');
+  });
+
   it('keeps parallel venue creates apart and leaves nothing half-written when one fails', async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) => t.http().post(`${API}/venues`).set('Authorization', admin).send({ venue: `Hall ${index}`, slug: 'shared-hall' })),

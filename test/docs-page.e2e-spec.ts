@@ -48,9 +48,15 @@ describe('the docs page for people', () => {
     const english = await page.locator('.opblock-summary-description').allTextContents();
     expect(english).toContain('List events');
     await page.selectOption('.topbar select', { label: 'Deutsch' });
+    // The German document has replaced the English one: as many operations shown again, none in English.
     await page.waitForFunction(
-      "!Array.from(document.querySelectorAll('.opblock-summary-description')).some((node) => node.textContent === 'List events')",
-      null,
+      (count) => {
+        // runs in the page (the test is compiled without the DOM library)
+        const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> } }).document;
+        const shown = Array.from(doc.querySelectorAll('.opblock-summary-description'));
+        return shown.length === count && !shown.some((node) => node.textContent === 'List events');
+      },
+      english.length,
       { timeout: 20000 },
     );
     const german = await page.locator('.opblock-summary-description').allTextContents();

@@ -179,6 +179,18 @@ describe('events: date inputs and time zones (§6)', () => {
     expect(single.body.json_ld.startDate).toBe('2027-11-07T01:30:00-06:00');
   });
 
+  it('lists an event that ends, in wall time, before it starts (inside a repeated hour) by its end', async () => {
+    // 01:50 CDT (06:50Z) to 01:10 CST (07:10Z): the end's wall time is earlier than the start's.
+    const body = await ev.make(eventBody({ title: 'Across the repeated hour', timezone: 'America/Chicago', start_date: '2027-11-07T06:50:00Z', end_date: '2027-11-07T07:10:00Z' }));
+    expect(body).toMatchObject({ start_date: '2027-11-07 01:50:00', end_date: '2027-11-07 01:10:00' });
+    for (const filter of ['end_date=2027-11-07 01:20:00', 'ends_before=2027-11-07 01:20:00']) {
+      const res = await ev.list(`?start_date=2027-11-07 00:00:00&${filter}&strict_dates=true&per_page=50`);
+      expect(res.status).toBe(200);
+      expect(res.body.events.map((event: { id: number }) => event.id)).toContain(body.id);
+      expect(res.body.total).toBe(res.body.events.length);
+    }
+  });
+
   it('shows the zone offset at each moment in json_ld', async () => {
     const body = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-03-13 20:00:00', end_date: '2027-03-14 09:00:00' }));
     const read = await ev.get(body.id);

@@ -1,3 +1,5 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
@@ -79,6 +81,43 @@ describe('response cache', () => {
     expect(two.headers['x-cache']).toBe('HIT');
     expect(two.body).toEqual(one.body);
     for (const header of ['x-tec-total', 'x-tec-totalpages', 'content-type', 'allow', 'link', 'content-language']) expect(two.headers[header]).toBe(one.headers[header]);
+  });
+
+  it('builds an answer once for concurrent misses and shares it with the requests that waited', async () => {
+    // Slow the list's count down, so that every request below arrives while the first is building.
+    const runner = first.app.get<DataSource>(getDataSourceToken()).createQueryRunner();
+    const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
+    await runner.release();
+    const original = prototype.query;
+    let counts = 0;
+    prototype.query = async function (this: unknown, ...args: unknown[]) {
+      if (/COUNT\(/i.test(String(args[0])) && /events/.test(String(args[0]))) {
+        counts++;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return original.apply(this, args);
+    };
+    try {
+      await first.http().post(`${API}/categories`).set('Authorization', admin).send({ name: 'New version' });
+      counts = 0;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => first.http().get(`${API}/events?per_page=3`)));
+      expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+      expect(answers.filter((res) => res.headers['x-cache'] === 'MISS')).toHaveLength(1);
+      expect(answers.filter((res) => res.headers['x-cache'] === 'SHARED')).toHaveLength(7);
+      for (const res of answers) expect(res.body).toEqual(answers[0].body);
+      expect(counts).toBe(1);
+    } finally {
+      prototype.query = original;
+    }
+  });
+
+  it('never shares a failed answer: each waiting request answers for itself', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => first.http().get(`${API}/events?per_page=0`)));
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(res.headers['x-cache']).toBe('MISS');
+    }
   });
 });
 

@@ -1,15 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { freshReads } from './fresh-reads.js';
 
 /** The shared data version: read before building a cacheable answer, bumped after every write. */
 @Injectable()
 export class DataVersionService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /**
+   * Callers of one event-loop turn share one query, started after all of them called: a write
+   * that finished before a read began is always seen by that read.
+   */
+  readonly current: () => Promise<string>;
 
-  async current(): Promise<string> {
-    const rows: Array<{ version: string | number }> = await this.dataSource.query('SELECT version FROM data_version WHERE id = 1');
-    return String(rows[0]?.version ?? '0');
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.current = freshReads(async () => {
+      const rows: Array<{ version: string | number }> = await this.dataSource.query('SELECT version FROM data_version WHERE id = 1');
+      return String(rows[0]?.version ?? '0');
+    });
   }
 
   async bump(): Promise<void> {

@@ -7,6 +7,7 @@ import type { ImagePayload } from '../images/images.service.js';
 import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
 import { costDetails, costDisplay, lowestCostValue } from './event-cost.js';
 import type { EventEntity } from './event.entity.js';
+import { wallToDate } from '../database/columns.js';
 
 export const EVENT_SHAPE: ItemKindShape = { pagePath: 'event', postType: 'tribe_events' };
 
@@ -129,7 +130,7 @@ function eventJsonLd(event: EventEntity, relations: EventRelations, settings: Ev
  * time in a repeated hour keeps the offset of the occurrence that was stored.
  */
 export function isoFromWallAndUtc(wall: string, utc: string): string {
-  const minutes = Math.round((Date.parse(`${wall.replace(' ', 'T')}Z`) - Date.parse(`${utc.replace(' ', 'T')}Z`)) / 60000);
+  const minutes = Math.round((wallToDate(wall).getTime() - wallToDate(utc).getTime()) / 60000);
   const sign = minutes < 0 ? '-' : '+';
   const absolute = Math.abs(minutes);
   const offset = `${sign}${String(Math.floor(absolute / 60)).padStart(2, '0')}:${String(absolute % 60).padStart(2, '0')}`;

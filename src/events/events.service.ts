@@ -40,6 +40,7 @@ import { resolveEventDates } from './event-dates.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import { wallToDate } from '../database/columns.js';
 
 const WRITE_ORDER = [
   'title', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'timezone', 'all_day', 'start_date', 'end_date',
@@ -61,6 +62,9 @@ const DATE_FILTERS: Array<[DateFilterName, string, string]> = [
   ['ends_before', 'end_local', '<'],
   ['ends_after', 'end_local', '>'],
 ];
+
+/** How much later than its end wall time an event's start wall time can be (a zone's offset change). */
+const START_CEILING_MARGIN_MS = 2 * 86_400_000;
 
 /** Planned links of an event write, resolved inside its transaction. */
 interface LinkPlan {
@@ -138,8 +142,13 @@ export class EventsService {
     if (!usesInclude) {
       DATE_FILTERS.forEach(([name, column, operator]) => {
         const value = dates[name];
-        if (value !== undefined) builder.andWhere(`e.${column} ${operator} :${name}`, { [name]: new Date(`${value.replace(' ', 'T')}Z`) });
+        if (value !== undefined) builder.andWhere(`e.${column} ${operator} :${name}`, { [name]: wallToDate(value) });
       });
+      // Redundant for the result, but it bounds the index range the count and the page scan: an event
+      // ends after it starts, so its start wall time is at most a zone-offset change (well under two
+      // days) later than its end wall time.
+      const endCeiling = [dates.end_date, dates.ends_before].filter((value): value is string => value !== undefined).sort()[0];
+      if (endCeiling !== undefined) builder.andWhere('e.start_local < :start_ceiling', { start_ceiling: new Date(wallToDate(endCeiling).getTime() + START_CEILING_MARGIN_MS) });
     } else {
       builder.andWhere('e.id IN (:...include)', { include: query.include });
     }
@@ -166,9 +175,19 @@ export class EventsService {
 
     const paging = resolvePaging(query, this.lists);
     const total = await builder.getCount();
-    if (usesInclude) builder.orderBy('e.date_utc', 'ASC');
-    else builder.orderBy('e.start_local', 'ASC');
-    const rows = await builder.addOrderBy('e.id', 'ASC').skip(paging.offset).take(paging.perPage).getMany();
+    // The page is found as ids first: a query the listing index covers, read in index order from the
+    // window's start (MariaDB would otherwise walk the index from the calendar's first event when it
+    // must fetch whole rows), then those rows by primary key.
+    const pageIds = await builder
+      .select('e.id', 'id')
+      .orderBy(usesInclude ? 'e.date_utc' : 'e.start_local', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .offset(paging.offset)
+      .limit(paging.perPage)
+      .getRawMany<{ id: number | string }>()
+      .then((found) => found.map((row) => Number(row.id)));
+    const byId = new Map((pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [event.id, event]));
+    const rows = pageIds.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, 'event-archive-page-not-found');
     const pages = totalPages(total, paging.perPage);
     const payloads = await this.payloads(rows, ctx, query.password, false);

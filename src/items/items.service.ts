@@ -12,6 +12,7 @@ import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
+import { wallToDate } from '../database/columns.js';
 
 export const TRASH_SUFFIX = '__trashed';
 const ITEM_TABLES = ['events', 'venues', 'organizers'] as const;
@@ -98,7 +99,7 @@ export class ItemsService {
         .createQueryBuilder()
         .update(table)
         .set({ status: 'publish' } as ObjectLiteral)
-        .where("status = 'future' AND date_utc <= :now", { now: new Date(`${nowUtc.replace(' ', 'T')}Z`) })
+        .where("status = 'future' AND date_utc <= :now", { now: wallToDate(nowUtc) })
         .execute();
       published += result.affected ?? 0;
     }

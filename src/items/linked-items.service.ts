@@ -25,6 +25,7 @@ import { passwordUnlocks, redact } from './protection.js';
 import type { PublishableEntity } from './publishable.entity.js';
 import { defaultCreateStatus, expandStatusFilter, isPublicationStatus, storedStatus } from './status-rules.js';
 import { mayWriteCondition, visibleCondition } from './visibility.js';
+import { wallToDate } from '../database/columns.js';
 
 /** The entity fields venues and organizers share, plus their name. */
 export type LinkedItem = PublishableEntity & { name: string };
@@ -358,7 +359,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   private whereUpcoming(builder: SelectQueryBuilder<E>, user: AuthUser | null): void {
     const visible = visibleCondition('e', user, mayFilterByStatus(user) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish']);
     builder.andWhere(this.definition.linkedEventsExist(`e.start_utc >= :upcomingNow AND e.hide_from_listings = :notHidden AND ${visible.sql}`), {
-      upcomingNow: new Date(`${nowUtcWall().replace(' ', 'T')}Z`),
+      upcomingNow: wallToDate(nowUtcWall()),
       notHidden: false,
     });
   }

@@ -7,6 +7,7 @@ import type { AuthUser } from '../common/http/request-context.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 import { fingerprint, verifyPassword } from './password-hash.js';
 import { UserEntity } from './user.entity.js';
+import { wallToDate } from '../database/columns.js';
 
 export interface BasicCredentials {
   login: string;
@@ -65,7 +66,7 @@ export class AuthService {
   /** Records the last use, at most once a minute per password to keep reads cheap. */
   private touch(stored: AppPasswordEntity): void {
     const now = nowUtcWall();
-    if (stored.lastUsedUtc && Date.parse(`${now.replace(' ', 'T')}Z`) - Date.parse(`${stored.lastUsedUtc.replace(' ', 'T')}Z`) < LAST_USED_RESOLUTION_MS) {
+    if (stored.lastUsedUtc && wallToDate(now).getTime() - wallToDate(stored.lastUsedUtc).getTime() < LAST_USED_RESOLUTION_MS) {
       return;
     }
     this.dataSource

@@ -1,3 +1,5 @@
+import { withSlugReservations } from '../sql/free-slug.js';
+
 /** Error codes that mean "the database cannot be reached or did not answer", not "the query was wrong". */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -49,6 +51,7 @@ export function isTransientConflict(error: unknown): boolean {
 }
 
 const CONFLICT_RETRIES = 12;
+const MAX_BACKOFF_MS = 400;
 
 /**
  * Runs a write transaction again when it lost a race: a unique index refused a slug another writer
@@ -57,10 +60,12 @@ const CONFLICT_RETRIES = 12;
 export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await work();
+      return await withSlugReservations(work);
     } catch (error) {
       if (attempt >= CONFLICT_RETRIES || !(isUniqueViolation(error) || isTransientConflict(error))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      // Full jitter over a window that doubles each time: writers that keep choosing the same slug
+      // spread out instead of colliding again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(5 * 2 ** attempt, MAX_BACKOFF_MS)));
     }
   }
 }

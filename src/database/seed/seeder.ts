@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { wallToDate } from '../columns.js';
 
 /** How much to create; proportions follow a real calendar (many events, fewer places and people). */
 export interface SeedPlan {
@@ -42,7 +43,6 @@ function wall(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-const asDate = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 
 /**
  * Bulk seeding for benchmarks and demos: batches of multi-row inserts, each batch in a transaction.
@@ -102,16 +102,16 @@ export class Seeder {
             excerpt: '',
             password: null,
             image_id: null,
-            date_utc: asDate(wall(Math.min(published, now + 365 * DAY_MS))),
+            date_utc: wallToDate(wall(Math.min(published, now + 365 * DAY_MS))),
             date_floating: false,
-            modified_utc: asDate(wall(now)),
+            modified_utc: wallToDate(wall(now)),
             title,
             timezone: 'UTC',
             all_day: false,
-            start_local: asDate(wall(startMs)),
-            end_local: asDate(wall(endMs)),
-            start_utc: asDate(wall(startMs)),
-            end_utc: asDate(wall(endMs)),
+            start_local: wallToDate(wall(startMs)),
+            end_local: wallToDate(wall(endMs)),
+            start_utc: wallToDate(wall(startMs)),
+            end_utc: wallToDate(wall(endMs)),
             cost: JSON.stringify([String(Math.floor(rnd() * 40))]),
             cost_symbol: '$',
             cost_position: 'prefix',
@@ -171,7 +171,7 @@ export class Seeder {
     if (existing < count) {
       await this.dataSource.transaction(async (manager) => {
         const ids = await this.allocate(manager, kind, count - existing);
-        const now = asDate(wall(Date.now()));
+        const now = wallToDate(wall(Date.now()));
         const rows = ids.map((id, offset) => {
           const index = existing + offset;
           const base = {
