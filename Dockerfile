@@ -10,7 +10,8 @@ RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: only the compiled app and production dependencies, run as an unprivileged user.
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000
+# The old-space cap keeps the resident size of a busy server under 250 MB (docs/PERFORMANCE.md).
+ENV NODE_ENV=production PORT=3000 NODE_OPTIONS=--max-old-space-size=192
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

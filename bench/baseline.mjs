@@ -1,0 +1,63 @@
+// The yardstick of the benchmark: a minimal hand-written Node + mysql2 handler that serves the
+// default events page (six events of the default window, with venue, organizers, categories and
+// tags) and counts the window's events on every request, straight from the service's tables.
+// No framework, no validation, no cache. The benchmark runs it next to the service and prints the
+// service's uncached default list as a share of this handler's throughput.
+//
+//   DATABASE_URL=mysql://root@127.0.0.1:3306/calendar_bench PORT=3910 node bench/baseline.mjs
+import { createServer } from 'node:http';
+import mysql from 'mysql2/promise';
+
+const pool = mysql.createPool({ uri: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench', connectionLimit: 10, dateStrings: true });
+const port = Number(process.env.PORT ?? 3910);
+const perPage = 6;
+
+const pad = (n) => String(n).padStart(2, '0');
+function windowOf(now) {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
+  const day = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  return [`${day(start)} 00:00:00`, `${day(end)} 23:59:59`];
+}
+
+const WHERE = "status = 'publish' AND hide_from_listings = 0 AND start_local >= ? AND end_local <= ?";
+
+async function page() {
+  const [from, to] = windowOf(new Date());
+  const [[{ total }]] = await pool.query(`SELECT COUNT(*) AS total FROM events WHERE ${WHERE}`, [from, to]);
+  const [events] = await pool.query(
+    `SELECT id, slug, title, description, excerpt, status, date_utc, modified_utc, timezone, all_day, start_local, end_local, start_utc, end_utc, cost, venue_id, featured, sticky FROM events WHERE ${WHERE} ORDER BY start_local, id LIMIT ?`,
+    [from, to, perPage],
+  );
+  const ids = events.length ? events.map((event) => event.id) : [0];
+  const venueIds = [...new Set(events.map((event) => event.venue_id).filter((id) => id !== null))];
+  const [[venues], [organizers], [categories], [tags]] = await Promise.all([
+    pool.query('SELECT id, name, slug, address, city, country FROM venues WHERE id IN (?)', [venueIds.length ? venueIds : [0]]),
+    pool.query('SELECT eo.event_id, o.id, o.name, o.slug, o.email, o.phone FROM event_organizers eo JOIN organizers o ON o.id = eo.organizer_id WHERE eo.event_id IN (?) ORDER BY eo.position', [ids]),
+    pool.query('SELECT ec.event_id, c.id, c.name, c.slug FROM event_categories ec JOIN categories c ON c.id = ec.category_id WHERE ec.event_id IN (?)', [ids]),
+    pool.query('SELECT et.event_id, t.id, t.name, t.slug FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id IN (?)', [ids]),
+  ]);
+  const byEvent = (rows, id) => rows.filter((row) => row.event_id === id).map(({ event_id, ...rest }) => rest);
+  return {
+    events: events.map((event) => ({
+      ...event,
+      venue: venues.find((venue) => venue.id === event.venue_id) ?? [],
+      organizer: byEvent(organizers, event.id),
+      categories: byEvent(categories, event.id),
+      tags: byEvent(tags, event.id),
+    })),
+    total,
+    total_pages: Math.ceil(total / perPage),
+  };
+}
+
+createServer((req, res) => {
+  if (req.url === '/health/ready') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    return;
+  }
+  page().then(
+    (body) => res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body)),
+    (error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
+  );
+}).listen(port, '127.0.0.1');
