@@ -94,6 +94,20 @@ describe('events: trash (§5.7, §11.6)', () => {
     expect((await ev.get(event.id)).status).toBe(200);
   });
 
+  it('keeps slugs unique when a second event of the same slug is trashed, and restores both', async () => {
+    const first = await ev.make(eventBody({ title: 'Encore Night' }));
+    expect((await ev.remove(first.id)).body.slug).toBe('encore-night__trashed');
+    const second = await ev.make(eventBody({ title: 'Encore Night' }));
+    expect(second.slug).toBe('encore-night');
+    const trashed = await ev.remove(second.id);
+    expect(trashed.status).toBe(200);
+    expect(trashed.body).toMatchObject({ status: 'trash', slug: 'encore-night__trashed-2' });
+    // Found by its trashed slug (a slug nobody has would be 400), and trashed events are not readable.
+    expectError(await ev.get('by-slug/encore-night__trashed-2', ADMIN_AUTH), 403, 'event-no-longer-available');
+    expect((await ev.update(second.id, { status: 'publish' })).body.slug).toBe('encore-night');
+    expect((await ev.update(first.id, { status: 'publish' })).body.slug).toBe('encore-night-2');
+  });
+
   it('restores with the original slug when it is still free', async () => {
     const event = await ev.make(eventBody({ title: 'Round Trip' }));
     await ev.remove(event.id);

@@ -854,6 +854,17 @@ describe('venues', () => {
       expectCode(await trash('by-slug/trash-me-hall__trashed'), 410, 'venue-is-in-trash');
     });
 
+    it('gives a second trashed venue of the same slug its own __trashed slug', async () => {
+      const first = await create({ venue: 'Twice Binned Hall' });
+      expect((await trash(first.body.id)).body.slug).toBe('twice-binned-hall__trashed');
+      const second = await create({ venue: 'Twice Binned Hall', city: 'Elsewhere' });
+      expect(second.body.slug).toBe('twice-binned-hall');
+      const res = await trash(second.body.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'trash', slug: 'twice-binned-hall__trashed-2' });
+      expectCode(await trash('by-slug/twice-binned-hall__trashed-2'), 410, 'venue-is-in-trash');
+    });
+
     it('keeps trashed venues readable only by users who may update them', async () => {
       const created = await create({ venue: 'Trash Read Hall' }, basic(author));
       await trash(created.body.id, basic(author));

@@ -39,6 +39,7 @@ import { detectCurrency } from './event-cost.js';
 import { resolveEventDates } from './event-dates.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
+import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from '../terms/term-counts.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
 import { wallToDate } from '../database/columns.js';
 
@@ -333,6 +334,7 @@ export class EventsService {
         await this.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
         await manager.insert(EventEntity, event);
         await this.link(event.id, input, plan, user, manager, true);
+        await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, [id]));
         return id;
       }),
     );
@@ -354,12 +356,14 @@ export class EventsService {
     const event = await this.requireEvent(ref);
     const user = ctx.user as AuthUser;
     await this.writing('update', () =>
-      this.dataSource.transaction(async (manager) => {
-        const entity = manager.create(EventEntity, { ...event });
-        await this.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
-        await manager.save(EventEntity, entity);
-        await this.link(entity.id, input, plan, user, manager, false);
-      }),
+      this.dataSource.transaction((manager) =>
+        keepingTermCounts(manager, [event.id], async () => {
+          const entity = manager.create(EventEntity, { ...event });
+          await this.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
+          await manager.save(EventEntity, entity);
+          await this.link(entity.id, input, plan, user, manager, false);
+        }),
+      ),
     );
     await this.items.dataChanged();
     const updated = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id });
@@ -375,9 +379,11 @@ export class EventsService {
     const event = await this.requireEvent(ref);
     if (event.status === 'trash') throw new ApiError(410, 'event-is-in-trash');
     await this.writing('delete', () =>
-      this.dataSource.getRepository(EventEntity).update(
-        { id: event.id },
-        { status: 'trash', preTrashStatus: event.status, slug: this.items.trashedSlug(event.slug), modifiedUtc: nowUtcWall() },
+      this.dataSource.transaction((manager) =>
+        keepingTermCounts(manager, [event.id], async () => {
+          const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
+          await manager.update(EventEntity, { id: event.id }, { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() });
+        }),
       ),
     );
     await this.items.dataChanged();
@@ -524,7 +530,7 @@ export class EventsService {
       event.slug = await this.items.slugFor(manager, 'events', input.slug, event.title, event.id);
     } else if (input.slug !== undefined) {
       const slug = await freeSlug(manager, 'events', sanitizeSlug(input.slug), event.id);
-      event.slug = event.status === 'trash' ? this.items.trashedSlug(slug) : slug;
+      event.slug = event.status === 'trash' ? await this.items.trashedSlug(manager, 'events', slug, event.id) : slug;
     }
     event.modifiedUtc = nowUtc;
   }
@@ -546,6 +552,7 @@ export class EventsService {
     ] as const) {
       if (refs === undefined) continue;
       const ids = await service.resolveEventRefs(manager, refs);
+      await service.lockForLinking(manager, ids);
       const { joinTable, joinColumn } = service.definition;
       if (!isCreate) await manager.createQueryBuilder().delete().from(joinTable).where('event_id = :eventId', { eventId }).execute();
       if (ids.length > 0) {

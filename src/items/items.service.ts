@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { DataSource, In, type EntityManager, type ObjectLiteral } from 'typeorm';
 import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -13,9 +13,18 @@ import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
 import { wallToDate } from '../database/columns.js';
+import { retryOnConflict } from '../common/errors/db-errors.js';
+import { forUpdate } from '../common/sql/for-update.js';
+import { EventEntity } from '../events/event.entity.js';
+import { keepingTermCounts } from '../terms/term-counts.js';
 
 export const TRASH_SUFFIX = '__trashed';
-const ITEM_TABLES = ['events', 'venues', 'organizers'] as const;
+/** The trash suffix with the counter it may carry (see {@link ItemsService.trashedSlug}). */
+const TRASH_SUFFIX_PATTERN = /__trashed(-\d+)?$/;
+
+function withoutTrashSuffix(slug: string): string {
+  return slug.replace(TRASH_SUFFIX_PATTERN, '');
+}
 /** How stale this process may let another process's scheduled items be (spec §5.3). */
 const PROMOTION_RECHECK_MS = 1000;
 
@@ -74,13 +83,17 @@ export class ItemsService {
     return result;
   }
 
-  trashedSlug(slug: string): string {
-    return slug.endsWith(TRASH_SUFFIX) ? slug : `${slug}${TRASH_SUFFIX}`;
+  /**
+   * The slug of an item moved to the trash: `<slug>__trashed` (spec §3.3), or `<slug>__trashed-2`,
+   * `-3`… while an earlier item of the same slug is still in the trash (slugs stay unique).
+   */
+  async trashedSlug(manager: EntityManager, table: string, slug: string, id: number): Promise<string> {
+    return freeSlug(manager, table, `${withoutTrashSuffix(slug)}${TRASH_SUFFIX}`, id);
   }
 
   /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */
   async restoredSlug(manager: EntityManager, table: string, slug: string, id: number): Promise<string> {
-    const base = slug.endsWith(TRASH_SUFFIX) ? slug.slice(0, -TRASH_SUFFIX.length) : slug;
+    const base = withoutTrashSuffix(slug);
     return freeSlug(manager, table, base || String(id), id);
   }
 
@@ -92,18 +105,40 @@ export class ItemsService {
     const now = Date.now();
     if (now < this.nextCheckAt) return;
     this.nextCheckAt = now + PROMOTION_RECHECK_MS;
-    const nowUtc = nowUtcWall(new Date(now));
-    let published = 0;
-    for (const table of ITEM_TABLES) {
+    const due = wallToDate(nowUtcWall(new Date(now)));
+    let published = await this.publishDueEvents(due);
+    for (const table of ['venues', 'organizers']) {
       const result = await this.dataSource
         .createQueryBuilder()
         .update(table)
         .set({ status: 'publish' } as ObjectLiteral)
-        .where("status = 'future' AND date_utc <= :now", { now: wallToDate(nowUtc) })
+        .where("status = 'future' AND date_utc <= :due", { due })
         .execute();
       published += result.affected ?? 0;
     }
     if (published > 0) await this.version.bump();
+  }
+
+  /**
+   * Due events change term counts, so they are published in a transaction that moves them too.
+   * A plain look first: most of the time nothing is due, and then no transaction is opened.
+   */
+  private async publishDueEvents(due: Date): Promise<number> {
+    const dueEvents = (manager: EntityManager) =>
+      manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id', 'id').where("e.status = 'future' AND e.date_utc <= :due", { due });
+    if (!(await dueEvents(this.dataSource.manager).limit(1).getRawOne())) return 0;
+    return retryOnConflict(() =>
+      this.dataSource.transaction(async (manager) => {
+        const ids = (await forUpdate(dueEvents(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
+        if (ids.length === 0) return 0;
+        await keepingTermCounts(manager, ids, async () => {
+          for (let start = 0; start < ids.length; start += 1000) {
+            await manager.update(EventEntity, { id: In(ids.slice(start, start + 1000)) }, { status: 'publish' });
+          }
+        });
+        return ids.length;
+      }),
+    );
   }
 
   /**

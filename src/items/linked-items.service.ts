@@ -217,15 +217,17 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
     if (item.status === 'trash') throw new ApiError(410, `${this.definition.kind}-is-in-trash`);
     try {
-      await this.dataSource.transaction(async (manager) => {
-        await manager.update(this.definition.entity, { id: item.id } as never, {
-          status: 'trash',
-          preTrashStatus: item.status,
-          slug: this.items.trashedSlug(item.slug),
-          modifiedUtc: nowUtcWall(),
-        } as never);
-        await this.definition.unlinkFromEvents(manager, item.id);
-      });
+      await retryOnConflict(() =>
+        this.dataSource.transaction(async (manager) => {
+          await manager.update(this.definition.entity, { id: item.id } as never, {
+            status: 'trash',
+            preTrashStatus: item.status,
+            slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
+            modifiedUtc: nowUtcWall(),
+          } as never);
+          await this.definition.unlinkFromEvents(manager, item.id);
+        }),
+      );
       await this.items.dataChanged();
     } catch (error) {
       if (error instanceof ApiError) throw error;
@@ -320,7 +322,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     } else if (input.slug !== undefined) {
       const base = sanitizeSlug(input.slug);
       const slug = await freeSlug(manager, this.definition.table, base, entity.id);
-      entity.slug = entity.status === 'trash' ? this.items.trashedSlug(slug) : slug;
+      entity.slug = entity.status === 'trash' ? await this.items.trashedSlug(manager, this.definition.table, slug, entity.id) : slug;
     }
     entity.modifiedUtc = nowUtc;
   }

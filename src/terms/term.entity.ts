@@ -15,4 +15,11 @@ export abstract class TermEntity {
 
   @Column({ type: LONG_TEXT })
   description: string;
+
+  /**
+   * Published events carrying this term directly (spec §8.5). Stored so that reads never count
+   * links; every write that changes an event's status or terms moves it in the same transaction.
+   */
+  @Column({ name: 'published_count', type: 'int', default: 0 })
+  publishedCount: number;
 }

@@ -4,6 +4,7 @@ import { canCreate } from '../common/auth/permissions.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { freeSlug } from '../common/sql/free-slug.js';
+import { forUpdate } from '../common/sql/for-update.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { paramOrder } from '../common/validation/param.js';
@@ -40,9 +41,8 @@ export type TermListQuery = TermListBaseQueryDto & TermListTail & { parent?: num
  * read of the terms and one aggregate of their published-event counts.
  */
 export class TermsService {
-  /** All terms and their counts, computed once per data version (taxonomies are small, counts are not). */
+  /** All terms with their stored counts, read once per data version (taxonomies are small). */
   private readonly allTerms: () => Promise<AnyTerm[]>;
-  private readonly publishedCounts: () => Promise<Map<number, number>>;
 
   constructor(
     readonly definition: TaxonomyDefinition,
@@ -52,7 +52,6 @@ export class TermsService {
     private readonly version: DataVersionService,
   ) {
     this.allTerms = version.memo(() => this.repository.find());
-    this.publishedCounts = version.memo(() => this.countPublished(this.dataSource.manager));
   }
 
   private get tableName(): string {
@@ -67,7 +66,6 @@ export class TermsService {
     const { hierarchical } = this.definition;
     const terms = await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
-    const counts = await this.counts();
     const problems = ParamProblems.from(query);
     const include = query.include && this.resolveRefs(query.include, terms, 'include', problems);
     const exclude = query.exclude && this.resolveRefs(query.exclude, terms, 'exclude', problems);
@@ -84,7 +82,7 @@ export class TermsService {
       const assigned = new Set(await this.termIdsOfEvent(post));
       selected = selected.filter((term) => assigned.has(term.id));
     } else if (query.hide_empty ?? true) {
-      const used = this.usedTermIds(terms, counts);
+      const used = this.usedTermIds(terms);
       selected = selected.filter((term) => used.has(term.id));
     }
     if (query.search !== undefined) {
@@ -96,7 +94,7 @@ export class TermsService {
     if (hierarchical && query.parent !== undefined) selected = selected.filter((term) => (term.parentId ?? 0) === query.parent);
     if (query.slug) selected = selected.filter((term) => query.slug!.includes(term.slug));
 
-    const sorted = this.sort(selected, query, counts, include);
+    const sorted = this.sort(selected, query, include);
     const paging = resolvePaging(query, this.lists);
     const total = sorted.length;
     const pages = totalPages(total, paging.perPage);
@@ -118,7 +116,7 @@ export class TermsService {
         rest_url: links.rest_url,
         total,
         total_pages: pages,
-        [this.definition.resource]: page.map((term) => toTermPayload(this.definition, ctx.api, this.view(term, byId, counts), false)),
+        [this.definition.resource]: page.map((term) => toTermPayload(this.definition, ctx.api, this.view(term, byId), false)),
         ...(links.next_rest_url ? { next_rest_url: links.next_rest_url } : {}),
         ...(links.previous_rest_url ? { previous_rest_url: links.previous_rest_url } : {}),
       },
@@ -208,12 +206,11 @@ export class TermsService {
     if (links.length === 0) return result;
     const terms = manager ? await manager.getRepository(this.definition.entity).find() : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
-    const counts = await this.counts(manager);
     for (const link of links) {
       const term = byId.get(Number(link.termId));
       if (!term) continue;
       const list = result.get(Number(link.eventId)) ?? [];
-      list.push(toEventTermPayload(this.definition, api, this.view(term, byId, counts)));
+      list.push(toEventTermPayload(this.definition, api, this.view(term, byId)));
       result.set(Number(link.eventId), list);
     }
     for (const list of result.values()) {
@@ -251,6 +248,16 @@ export class TermsService {
     return ids;
   }
 
+  /**
+   * Locks terms an event write is about to link (MySQL/MariaDB). The link's foreign key would
+   * otherwise take a shared lock on each term, and two writers holding one would both wait to raise
+   * it when they move the term's count: a deadlock. Taken in id order, like the count updates.
+   */
+  async lockForLinking(manager: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await forUpdate(manager.getRepository(this.definition.entity).createQueryBuilder('t').select('t.id').where('t.id IN (:...ids)', { ids }).orderBy('t.id')).getRawMany();
+  }
+
   private async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
@@ -276,24 +283,6 @@ export class TermsService {
     return [...result];
   }
 
-  /** Published-event counts per term (spec §8.5: only `publish`, only direct assignments). */
-  async counts(manager?: EntityManager): Promise<Map<number, number>> {
-    return manager ? this.countPublished(manager) : this.publishedCounts();
-  }
-
-  private async countPublished(manager: EntityManager): Promise<Map<number, number>> {
-    const rows = await manager
-      .createQueryBuilder()
-      .select(`l.${this.definition.joinColumn}`, 'termId')
-      .addSelect('COUNT(*)', 'n')
-      .from(this.definition.joinTable, 'l')
-      .innerJoin(EventEntity, 'e', 'e.id = l.event_id')
-      .where("e.status = 'publish'")
-      .groupBy(`l.${this.definition.joinColumn}`)
-      .getRawMany<{ termId: number; n: number | string }>();
-    return new Map(rows.map((row) => [Number(row.termId), Number(row.n)]));
-  }
-
   /** Ids or slugs (all-digit items are ids) of this taxonomy; unknown ones are reported under `param`. */
   resolveRefs(refs: string[], terms: AnyTerm[], param: string, problems: ParamProblems): number[] {
     const ids: number[] = [];
@@ -314,26 +303,25 @@ export class TermsService {
   private async payload(term: AnyTerm, ctx: RequestContext, withLinks: boolean) {
     const terms = this.definition.hierarchical ? await this.allTerms() : [term];
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
-    const counts = await this.counts();
-    return toTermPayload(this.definition, ctx.api, this.view(term, byId, counts), withLinks);
+    return toTermPayload(this.definition, ctx.api, this.view(term, byId), withLinks);
   }
 
-  private view(term: AnyTerm, byId: Map<number, AnyTerm>, counts: Map<number, number>): TermView {
+  private view(term: AnyTerm, byId: Map<number, AnyTerm>): TermView {
     const chain: string[] = [term.slug];
     const seen = new Set([term.id]);
     for (let parent = byId.get(term.parentId ?? 0); parent && !seen.has(parent.id); parent = byId.get(parent.parentId ?? 0)) {
       seen.add(parent.id);
       chain.unshift(parent.slug);
     }
-    return { term, count: counts.get(term.id) ?? 0, url: this.definition.pageUrl(this.publicUrl, chain) };
+    return { term, count: term.publishedCount, url: this.definition.pageUrl(this.publicUrl, chain) };
   }
 
   /** Terms with a count, and (hierarchies) every ancestor of one: `hide_empty` keeps them. */
-  private usedTermIds(terms: AnyTerm[], counts: Map<number, number>): Set<number> {
+  private usedTermIds(terms: AnyTerm[]): Set<number> {
     const byId = new Map(terms.map((term) => [term.id, term]));
     const used = new Set<number>();
     for (const term of terms) {
-      if (!counts.get(term.id)) continue;
+      if (term.publishedCount === 0) continue;
       for (let current: AnyTerm | undefined = term; current && !used.has(current.id); current = byId.get(current.parentId ?? 0)) {
         used.add(current.id);
       }
@@ -341,7 +329,7 @@ export class TermsService {
     return used;
   }
 
-  private sort(terms: AnyTerm[], query: TermListQuery, counts: Map<number, number>, include: number[] | undefined): AnyTerm[] {
+  private sort(terms: AnyTerm[], query: TermListQuery, include: number[] | undefined): AnyTerm[] {
     const direction = query.order === 'desc' ? -1 : 1;
     const orderby = query.orderby ?? 'name';
     const key = (term: AnyTerm): string | number => {
@@ -352,7 +340,7 @@ export class TermsService {
         case 'slug':
           return term.slug;
         case 'count':
-          return counts.get(term.id) ?? 0;
+          return term.publishedCount;
         case 'description':
           return term.description.toLowerCase();
         case 'include':

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { wallToDate } from '../columns.js';
+import { moveTermCounts, NO_CONTRIBUTION, type TermContribution } from '../../terms/term-counts.js';
 
 /** How much to create; proportions follow a real calendar (many events, fewer places and people). */
 export interface SeedPlan {
@@ -73,6 +74,15 @@ export class Seeder {
         const eventCategories: Record<string, unknown>[] = [];
         const eventTags: Record<string, unknown>[] = [];
         const eventOrganizers: Record<string, unknown>[] = [];
+        /** What the batch's published events add to term counts. */
+        const published: TermContribution = new Map([
+          ['categories', new Map()],
+          ['tags', new Map()],
+        ]);
+        const addLink = (table: string, termId: number) => {
+          const counts = published.get(table) as Map<number, number>;
+          counts.set(termId, (counts.get(termId) ?? 0) + 1);
+        };
         ids.forEach((id, offset) => {
           const index = first + offset;
           const rnd = random(plan.runId, index);
@@ -128,9 +138,11 @@ export class Seeder {
           const categoryCount = 1 + Math.floor(rnd() * 2);
           for (const categoryId of new Set(Array.from({ length: categoryCount }, () => categories[Math.floor(rnd() * categories.length)]))) {
             eventCategories.push({ event_id: id, category_id: categoryId });
+            if (status === 'publish') addLink('categories', categoryId);
           }
           for (const tagId of new Set(Array.from({ length: Math.floor(rnd() * 4) }, () => tags[Math.floor(rnd() * tags.length)]))) {
             eventTags.push({ event_id: id, tag_id: tagId });
+            if (status === 'publish') addLink('tags', tagId);
           }
           [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => organizers[Math.floor(rnd() * organizers.length)]))].forEach((organizerId, position) =>
             eventOrganizers.push({ event_id: id, organizer_id: organizerId, position }),
@@ -140,6 +152,7 @@ export class Seeder {
         await this.insert(manager, 'event_categories', eventCategories);
         await this.insert(manager, 'event_tags', eventTags);
         await this.insert(manager, 'event_organizers', eventOrganizers);
+        await moveTermCounts(manager, NO_CONTRIBUTION, published);
       });
       this.progress.update(first + count);
     }

@@ -1,0 +1,80 @@
+import type { EntityManager } from 'typeorm';
+import { forUpdate } from '../common/sql/for-update.js';
+import { EventEntity } from '../events/event.entity.js';
+
+/** Taxonomies whose stored counts follow the events' links: term table, link table, its term column. */
+const COUNTED = [
+  { terms: 'categories', links: 'event_categories', column: 'category_id' },
+  { terms: 'tags', links: 'event_tags', column: 'tag_id' },
+] as const;
+
+/** Ids per `IN (...)` list when many events are looked at at once. */
+const ID_CHUNK = 1000;
+
+/** What some events add to term counts: per term table, term id → number of links. */
+export type TermContribution = Map<string, Map<number, number>>;
+
+/**
+ * What the given events add to the stored term counts (spec §8.5: published events, direct links
+ * only). A write transaction reads it for the events it changes before and after changing them
+ * (the events' rows locked first, so nobody else moves them meanwhile) and hands both to
+ * {@link moveTermCounts}.
+ */
+export async function termContribution(manager: EntityManager, eventIds: number[]): Promise<TermContribution> {
+  const result: TermContribution = new Map(COUNTED.map(({ terms }) => [terms, new Map<number, number>()]));
+  for (let start = 0; start < eventIds.length; start += ID_CHUNK) {
+    const chunk = eventIds.slice(start, start + ID_CHUNK);
+    for (const { terms, links, column } of COUNTED) {
+      const rows = await manager
+        .createQueryBuilder()
+        .select(`l.${column}`, 'termId')
+        .addSelect('COUNT(*)', 'n')
+        .from(links, 'l')
+        .innerJoin(EventEntity, 'e', 'e.id = l.event_id')
+        .where("l.event_id IN (:...chunk) AND e.status = 'publish'", { chunk })
+        .groupBy(`l.${column}`)
+        .getRawMany<{ termId: number | string; n: number | string }>();
+      const counts = result.get(terms) as Map<number, number>;
+      for (const row of rows) counts.set(Number(row.termId), (counts.get(Number(row.termId)) ?? 0) + Number(row.n));
+    }
+  }
+  return result;
+}
+
+/**
+ * Moves the stored counts by `after - before` per term, inside the caller's transaction. Terms are
+ * updated in one order (taxonomy, then id) so that concurrent writers take their row locks alike;
+ * terms with no change are not touched.
+ */
+export async function moveTermCounts(manager: EntityManager, before: TermContribution, after: TermContribution): Promise<void> {
+  for (const { terms } of COUNTED) {
+    const table = manager.connection.driver.escape(terms);
+    const was = before.get(terms) ?? new Map<number, number>();
+    const now = after.get(terms) ?? new Map<number, number>();
+    const ids = [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => a - b);
+    for (const id of ids) {
+      const delta = (now.get(id) ?? 0) - (was.get(id) ?? 0);
+      if (delta === 0) continue;
+      await manager.query(`UPDATE ${table} SET published_count = published_count + ? WHERE id = ?`, [delta, id]);
+    }
+  }
+}
+
+/** No contribution: the "before" of a newly created event. */
+export const NO_CONTRIBUTION: TermContribution = new Map();
+
+/**
+ * Runs `change` on existing events inside the caller's transaction and moves the term counts by
+ * what it changed. The events' rows are locked first (MySQL/MariaDB; SQLite has one writer at a
+ * time), so the "before" read sees the latest committed state and nobody else moves them meanwhile.
+ */
+export async function keepingTermCounts<T>(manager: EntityManager, eventIds: number[], change: () => Promise<T>): Promise<T> {
+  for (let start = 0; start < eventIds.length; start += ID_CHUNK) {
+    const chunk = eventIds.slice(start, start + ID_CHUNK);
+    await forUpdate(manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id').where('e.id IN (:...chunk)', { chunk })).getRawMany();
+  }
+  const before = await termContribution(manager, eventIds);
+  const result = await change();
+  await moveTermCounts(manager, before, await termContribution(manager, eventIds));
+  return result;
+}
