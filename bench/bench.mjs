@@ -5,6 +5,8 @@
 // (bench/baseline.mjs) over the same default page, and at the end it checks the targets.
 //
 //   npm run bench -- [--sizes 1000,100000,1000000] [--duration 10] [--connections 32] [--cache on|off|both] [--keep true] [--node-flags "..."]
+//                    [--only <text>]   (only the scenarios whose name contains the text; the run is then
+//                                       saved under bench/results/ but does not replace latest.json or the chart)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +22,7 @@ const sizes = String(args.sizes ?? '1000,100000,1000000').split(',').map(Number)
 const duration = Number(args.duration ?? 10);
 const connections = Number(args.connections ?? 32);
 const cacheModes = (args.cache ?? 'both') === 'both' ? ['on', 'off'] : [args.cache];
+const only = args.only === undefined ? undefined : String(args.only);
 // The server runs with the Node flags of `npm run start:prod` (heap sizing), unless --node-flags says otherwise.
 const nodeFlags = String(args['node-flags'] ?? /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '')?.[1] ?? '')
   .split(' ')
@@ -113,13 +116,24 @@ async function fixtures(connection) {
   const [[link]] = await connection.query(
     "SELECT ec.category_id AS category, e.venue_id AS venue FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
   );
-  return { event, link };
+  const [[tag]] = await connection.query('SELECT id FROM tags ORDER BY id LIMIT 1');
+  return { event, link, tag };
 }
 
 function scenarios(fx) {
   const today = new Date();
   const day = (offset) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
   let counter = 0;
+  const create = (name, fields) => ({
+    name,
+    path: '/events',
+    method: 'POST',
+    setupRequest: (request) => ({
+      ...request,
+      headers: { ...request.headers, authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Bench create ${process.pid}-${++counter}`, start_date: `${day(10)} 18:00:00`, end_date: `${day(10)} 20:00:00`, ...fields }),
+    }),
+  });
   return [
     { name: 'events list (default)', path: '/events' },
     { name: 'events list (date range + category + venue)', path: `/events?start_date=${day(-30)}&end_date=${day(365)}&categories=${fx.link.category}&venue=${fx.link.venue}` },
@@ -127,17 +141,10 @@ function scenarios(fx) {
     { name: 'event by slug', path: `/events/by-slug/${fx.event.slug}` },
     { name: 'venues list', path: '/venues' },
     { name: 'categories list', path: '/categories' },
-    {
-      name: 'event create (authenticated)',
-      path: '/events',
-      method: 'POST',
-      setupRequest: (request) => ({
-        ...request,
-        headers: { ...request.headers, authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ title: `Bench create ${process.pid}-${++counter}`, start_date: `${day(10)} 18:00:00`, end_date: `${day(10)} 20:00:00` }),
-      }),
-    },
-  ];
+    create('event create (authenticated)', {}),
+    // Every writer moves the counts of the same two terms, and the answer embeds them.
+    create('event create with category + tag (authenticated)', { categories: [fx.link.category], tags: [fx.tag.id] }),
+  ].filter((scenario) => only === undefined || scenario.name.includes(only));
 }
 
 function drive(scenario) {
@@ -179,7 +186,7 @@ for (const size of sizes) {
       await stopProcess(server);
     }
   }
-  if (cacheModes.includes('off')) {
+  if (cacheModes.includes('off') && (only === undefined || 'events list (default)'.includes(only))) {
     // The yardstick: the same default page from a hand-written handler that counts on every request.
     const handlerBase = `http://127.0.0.1:${port + 10}`;
     const handler = await startProcess(['bench/baseline.mjs'], { PORT: String(port + 10) }, `${handlerBase}/health/ready`, 'the hand-written handler');
@@ -230,9 +237,11 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 const report = { date: new Date().toISOString(), node: process.version, duration, connections, sizes, results, targets: checks };
 writeFileSync(join(root, `bench/results/${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(root, 'docs/bench.svg'), chart(results.filter((row) => row.requestsPerSecond !== undefined), report));
-console.log(`\nResults: bench/results/${stamp}.json, chart: docs/bench.svg`);
+if (only === undefined) {
+  writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(root, 'docs/bench.svg'), chart(results.filter((row) => row.requestsPerSecond !== undefined), report));
+}
+console.log(`\nResults: bench/results/${stamp}.json${only === undefined ? ', chart: docs/bench.svg' : ''}`);
 
 function seriesLabel(mode) {
   return mode === 'handler' ? 'hand-written handler' : `cache ${mode}`;
