@@ -15,6 +15,7 @@ import type { SiteLinks } from './item.mapper.js';
 import { wallToDate } from '../database/columns.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { forUpdate } from '../common/sql/for-update.js';
+import { idChunks } from '../common/sql/id-chunks.js';
 import { EventEntity } from '../events/event.entity.js';
 import { keepingTermCounts } from '../terms/term-counts.js';
 
@@ -132,9 +133,7 @@ export class ItemsService {
         const ids = (await forUpdate(dueEvents(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
         if (ids.length === 0) return 0;
         await keepingTermCounts(manager, ids, async () => {
-          for (let start = 0; start < ids.length; start += 1000) {
-            await manager.update(EventEntity, { id: In(ids.slice(start, start + 1000)) }, { status: 'publish' });
-          }
+          for (const chunk of idChunks(ids)) await manager.update(EventEntity, { id: In(chunk) }, { status: 'publish' });
         });
         return ids.length;
       }),

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { forUpdate } from '../common/sql/for-update.js';
+import { idChunks } from '../common/sql/id-chunks.js';
 import { EventEntity } from '../events/event.entity.js';
 
 /** Taxonomies whose stored counts follow the events' links: term table, link table, its term column. */
@@ -7,9 +8,6 @@ const COUNTED = [
   { terms: 'categories', links: 'event_categories', column: 'category_id' },
   { terms: 'tags', links: 'event_tags', column: 'tag_id' },
 ] as const;
-
-/** Ids per `IN (...)` list when many events are looked at at once. */
-const ID_CHUNK = 1000;
 
 /** What some events add to term counts: per term table, term id → number of links. */
 export type TermContribution = Map<string, Map<number, number>>;
@@ -22,8 +20,7 @@ export type TermContribution = Map<string, Map<number, number>>;
  */
 export async function termContribution(manager: EntityManager, eventIds: number[]): Promise<TermContribution> {
   const result: TermContribution = new Map(COUNTED.map(({ terms }) => [terms, new Map<number, number>()]));
-  for (let start = 0; start < eventIds.length; start += ID_CHUNK) {
-    const chunk = eventIds.slice(start, start + ID_CHUNK);
+  for (const chunk of idChunks(eventIds)) {
     for (const { terms, links, column } of COUNTED) {
       const rows = await manager
         .createQueryBuilder()
@@ -69,8 +66,7 @@ export const NO_CONTRIBUTION: TermContribution = new Map();
  * time), so the "before" read sees the latest committed state and nobody else moves them meanwhile.
  */
 export async function keepingTermCounts<T>(manager: EntityManager, eventIds: number[], change: () => Promise<T>): Promise<T> {
-  for (let start = 0; start < eventIds.length; start += ID_CHUNK) {
-    const chunk = eventIds.slice(start, start + ID_CHUNK);
+  for (const chunk of idChunks(eventIds)) {
     await forUpdate(manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id').where('e.id IN (:...chunk)', { chunk })).getRawMany();
   }
   const before = await termContribution(manager, eventIds);

@@ -38,7 +38,7 @@ export type TermListQuery = TermListBaseQueryDto & TermListTail & { parent?: num
 /**
  * Categories and tags behave the same apart from hierarchy, so one service serves both, configured
  * by a {@link TaxonomyDefinition}. Taxonomies are small, so lists are filtered in memory after one
- * read of the terms and one aggregate of their published-event counts.
+ * read of the terms, which carry their stored published-event counts (see term-counts.ts).
  */
 export class TermsService {
   /** All terms with their stored counts, read once per data version (taxonomies are small). */
