@@ -8,7 +8,11 @@
 import { createServer } from 'node:http';
 import mysql from 'mysql2/promise';
 
-const pool = mysql.createPool({ uri: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench', connectionLimit: 10, dateStrings: true });
+const pool = mysql.createPool({
+  uri: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench',
+  connectionLimit: 10,
+  dateStrings: true,
+});
 const port = Number(process.env.PORT ?? 3910);
 const perPage = 6;
 
@@ -33,9 +37,17 @@ async function page() {
   const venueIds = [...new Set(events.map((event) => event.venue_id).filter((id) => id !== null))];
   const [[venues], [organizers], [categories], [tags]] = await Promise.all([
     pool.query('SELECT id, name, slug, address, city, country FROM venues WHERE id IN (?)', [venueIds.length ? venueIds : [0]]),
-    pool.query('SELECT eo.event_id, o.id, o.name, o.slug, o.email, o.phone FROM event_organizers eo JOIN organizers o ON o.id = eo.organizer_id WHERE eo.event_id IN (?) ORDER BY eo.position', [ids]),
-    pool.query('SELECT ec.event_id, c.id, c.name, c.slug FROM event_categories ec JOIN categories c ON c.id = ec.category_id WHERE ec.event_id IN (?)', [ids]),
-    pool.query('SELECT et.event_id, t.id, t.name, t.slug FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id IN (?)', [ids]),
+    pool.query(
+      'SELECT eo.event_id, o.id, o.name, o.slug, o.email, o.phone FROM event_organizers eo JOIN organizers o ON o.id = eo.organizer_id WHERE eo.event_id IN (?) ORDER BY eo.position',
+      [ids],
+    ),
+    pool.query(
+      'SELECT ec.event_id, c.id, c.name, c.slug FROM event_categories ec JOIN categories c ON c.id = ec.category_id WHERE ec.event_id IN (?)',
+      [ids],
+    ),
+    pool.query('SELECT et.event_id, t.id, t.name, t.slug FROM event_tags et JOIN tags t ON t.id = et.tag_id WHERE et.event_id IN (?)', [
+      ids,
+    ]),
   ]);
   const byEvent = (rows, id) => rows.filter((row) => row.event_id === id).map(({ event_id, ...rest }) => rest);
   return {

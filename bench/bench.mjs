@@ -18,13 +18,21 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, index, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[index + 1]]] : pairs), []),
 );
-const sizes = String(args.sizes ?? '1000,100000,1000000').split(',').map(Number);
+const sizes = String(args.sizes ?? '1000,100000,1000000')
+  .split(',')
+  .map(Number);
 const duration = Number(args.duration ?? 10);
 const connections = Number(args.connections ?? 32);
 const cacheModes = (args.cache ?? 'both') === 'both' ? ['on', 'off'] : [args.cache];
 const only = args.only === undefined ? undefined : String(args.only);
 // The server runs with the Node flags of `npm run start:prod` (heap sizing), unless --node-flags says otherwise.
-const nodeFlags = String(args['node-flags'] ?? /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '')?.[1] ?? '')
+const nodeFlags = String(
+  args['node-flags'] ??
+    /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '',
+    )?.[1] ??
+    '',
+)
   .split(' ')
   .filter(Boolean);
 const databaseUrl = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench';
@@ -37,7 +45,13 @@ const auth = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString('
 if (args['chart-only'] !== undefined) {
   // Redraw docs/bench.svg from bench/results/latest.json without running anything.
   const latest = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
-  writeFileSync(join(root, 'docs/bench.svg'), chart(latest.results.filter((row) => row.requestsPerSecond !== undefined), latest));
+  writeFileSync(
+    join(root, 'docs/bench.svg'),
+    chart(
+      latest.results.filter((row) => row.requestsPerSecond !== undefined),
+      latest,
+    ),
+  );
   process.exit(0);
 }
 
@@ -55,7 +69,16 @@ const database = url.pathname.slice(1);
   await connection.end();
 }
 
-const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_REQUESTS: 'false', LOG_LEVEL: 'warn', ADMIN_LOGIN: admin.login, ADMIN_PASSWORD: admin.password, RATE_LIMIT_PER_MINUTE: '0' };
+const env = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  PORT: String(port),
+  LOG_REQUESTS: 'false',
+  LOG_LEVEL: 'warn',
+  ADMIN_LOGIN: admin.login,
+  ADMIN_PASSWORD: admin.password,
+  RATE_LIMIT_PER_MINUTE: '0',
+};
 
 function run(command, commandArgs, extraEnv = {}) {
   return new Promise((resolve, reject) => {
@@ -97,14 +120,18 @@ async function settle(connection) {
   const started = Date.now();
   let previousDirty = Infinity;
   for (;;) {
-    const [[history]] = await connection.query("SELECT `count` AS n FROM information_schema.INNODB_METRICS WHERE name = 'trx_rseg_history_len'");
+    const [[history]] = await connection.query(
+      "SELECT `count` AS n FROM information_schema.INNODB_METRICS WHERE name = 'trx_rseg_history_len'",
+    );
     const [[dirty]] = await connection.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
     const pending = { history: Number(history?.n ?? 0), dirty: Number(dirty?.Value ?? 0) };
     // Purge done, and page flushing finished or no longer making progress (InnoDB keeps some dirty pages when idle).
     const flushed = pending.dirty < 500 || pending.dirty >= previousDirty;
     previousDirty = pending.dirty;
     if ((pending.history < 1000 && flushed) || Date.now() - started > 300_000) {
-      console.log(`   database settled in ${Math.round((Date.now() - started) / 1000)} s (purge backlog ${pending.history}, dirty pages ${pending.dirty})`);
+      console.log(
+        `   database settled in ${Math.round((Date.now() - started) / 1000)} s (purge backlog ${pending.history}, dirty pages ${pending.dirty})`,
+      );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -112,7 +139,9 @@ async function settle(connection) {
 }
 
 async function fixtures(connection) {
-  const [[event]] = await connection.query("SELECT id, slug FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc > NOW() ORDER BY id LIMIT 1");
+  const [[event]] = await connection.query(
+    "SELECT id, slug FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc > NOW() ORDER BY id LIMIT 1",
+  );
   const [[link]] = await connection.query(
     "SELECT ec.category_id AS category, e.venue_id AS venue FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
   );
@@ -131,12 +160,20 @@ function scenarios(fx) {
     setupRequest: (request) => ({
       ...request,
       headers: { ...request.headers, authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: `Bench create ${process.pid}-${++counter}`, start_date: `${day(10)} 18:00:00`, end_date: `${day(10)} 20:00:00`, ...fields }),
+      body: JSON.stringify({
+        title: `Bench create ${process.pid}-${++counter}`,
+        start_date: `${day(10)} 18:00:00`,
+        end_date: `${day(10)} 20:00:00`,
+        ...fields,
+      }),
     }),
   });
   return [
     { name: 'events list (default)', path: '/events' },
-    { name: 'events list (date range + category + venue)', path: `/events?start_date=${day(-30)}&end_date=${day(365)}&categories=${fx.link.category}&venue=${fx.link.venue}` },
+    {
+      name: 'events list (date range + category + venue)',
+      path: `/events?start_date=${day(-30)}&end_date=${day(365)}&categories=${fx.link.category}&venue=${fx.link.venue}`,
+    },
     { name: 'single event by id', path: `/events/${fx.event.id}` },
     { name: 'event by slug', path: `/events/by-slug/${fx.event.slug}` },
     { name: 'venues list', path: '/venues' },
@@ -166,7 +203,16 @@ function drive(scenario) {
 
 const results = [];
 // The administrator the create scenario authenticates as (kept when it exists already).
-await run('node', ['dist/src/cli/main.js', 'user:create', '--login', admin.login, '--role', 'administrator', '--password', admin.password]).catch(() => undefined);
+await run('node', [
+  'dist/src/cli/main.js',
+  'user:create',
+  '--login',
+  admin.login,
+  '--role',
+  'administrator',
+  '--password',
+  admin.password,
+]).catch(() => undefined);
 for (const size of sizes) {
   console.log(`\n== ${size} events: seeding`);
   await run('node', ['dist/src/cli/seed.js', '--events', String(size), '--run-id', 'bench']);
@@ -189,7 +235,12 @@ for (const size of sizes) {
   if (cacheModes.includes('off') && (only === undefined || 'events list (default)'.includes(only))) {
     // The yardstick: the same default page from a hand-written handler that counts on every request.
     const handlerBase = `http://127.0.0.1:${port + 10}`;
-    const handler = await startProcess(['bench/baseline.mjs'], { PORT: String(port + 10) }, `${handlerBase}/health/ready`, 'the hand-written handler');
+    const handler = await startProcess(
+      ['bench/baseline.mjs'],
+      { PORT: String(port + 10) },
+      `${handlerBase}/health/ready`,
+      'the hand-written handler',
+    );
     try {
       await measure(size, 'handler', { name: 'events list (default)', url: `${handlerBase}/events` });
     } finally {
@@ -214,7 +265,9 @@ async function measure(size, mode, scenario) {
     errors: result.errors + result.timeouts,
   };
   results.push(row);
-  console.log(`${String(size).padStart(8)}  ${seriesLabel(mode).padEnd(20)}  ${scenario.name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}`);
+  console.log(
+    `${String(size).padStart(8)}  ${seriesLabel(mode).padEnd(20)}  ${scenario.name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}`,
+  );
 }
 
 // Side by side: one column per calendar size, requests per second with the p99 latency.
@@ -230,7 +283,8 @@ for (const mode of [...cacheModes, ...(cacheModes.includes('off') ? ['handler'] 
 const checks = targets(results);
 if (checks.length > 0) {
   console.log('\ntargets');
-  for (const check of checks) console.log(`  ${check.met === null ? 'info   ' : check.met ? 'met    ' : 'NOT MET'}  ${check.name}: ${check.value}`);
+  for (const check of checks)
+    console.log(`  ${check.met === null ? 'info   ' : check.met ? 'met    ' : 'NOT MET'}  ${check.name}: ${check.value}`);
 }
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -239,7 +293,13 @@ const report = { date: new Date().toISOString(), node: process.version, duration
 writeFileSync(join(root, `bench/results/${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
 if (only === undefined) {
   writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(root, 'docs/bench.svg'), chart(results.filter((row) => row.requestsPerSecond !== undefined), report));
+  writeFileSync(
+    join(root, 'docs/bench.svg'),
+    chart(
+      results.filter((row) => row.requestsPerSecond !== undefined),
+      report,
+    ),
+  );
 }
 console.log(`\nResults: bench/results/${stamp}.json${only === undefined ? ', chart: docs/bench.svg' : ''}`);
 
@@ -258,24 +318,49 @@ function targets(rows) {
     if (service && handler) {
       const share = service.requestsPerSecond / Math.max(handler.requestsPerSecond, 1);
       const value = `${service.requestsPerSecond} vs ${handler.requestsPerSecond} req/s = ${Math.round(share * 100)} %`;
-      if (size === 100000) checks.push({ name: '100000 events, cache off: default list ≥ 60 % of the hand-written handler', value, met: share >= 0.6 });
+      if (size === 100000)
+        checks.push({ name: '100000 events, cache off: default list ≥ 60 % of the hand-written handler', value, met: share >= 0.6 });
       else checks.push({ name: `${size} events, cache off: default list against the hand-written handler`, value, met: null });
     }
   }
   const list = find(100000, 'on', 'events list (default)');
-  if (list) checks.push({ name: '100000 events, cache on: default list ≥ 2,500 req/s with p99 ≤ 40 ms', value: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms`, met: list.requestsPerSecond >= 2500 && list.p99 <= 40 });
+  if (list)
+    checks.push({
+      name: '100000 events, cache on: default list ≥ 2,500 req/s with p99 ≤ 40 ms',
+      value: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms`,
+      met: list.requestsPerSecond >= 2500 && list.p99 <= 40,
+    });
   const single = find(100000, 'on', 'single event by id');
-  if (single) checks.push({ name: '100000 events, cache on: single event ≥ 3,000 req/s', value: `${single.requestsPerSecond} req/s`, met: single.requestsPerSecond >= 3000 });
-  for (const row of rows.filter((candidate) => candidate.size === 1000000 && candidate.cache === 'on' && candidate.requestsPerSecond !== undefined)) {
+  if (single)
+    checks.push({
+      name: '100000 events, cache on: single event ≥ 3,000 req/s',
+      value: `${single.requestsPerSecond} req/s`,
+      met: single.requestsPerSecond >= 3000,
+    });
+  for (const row of rows.filter(
+    (candidate) => candidate.size === 1000000 && candidate.cache === 'on' && candidate.requestsPerSecond !== undefined,
+  )) {
     const reference = find(100000, 'on', row.scenario);
     if (!reference) continue;
     const share = row.requestsPerSecond / Math.max(reference.requestsPerSecond, 1);
-    checks.push({ name: `1000000 events, cache on: ${row.scenario} ≥ 70 % of 100000`, value: `${row.requestsPerSecond} vs ${reference.requestsPerSecond} req/s = ${Math.round(share * 100)} %`, met: share >= 0.7 });
+    checks.push({
+      name: `1000000 events, cache on: ${row.scenario} ≥ 70 % of 100000`,
+      value: `${row.requestsPerSecond} vs ${reference.requestsPerSecond} req/s = ${Math.round(share * 100)} %`,
+      met: share >= 0.7,
+    });
   }
   const failures = rows.filter((row) => row.requestsPerSecond !== undefined && (row.errors > 0 || row.non2xx > 0));
-  checks.push({ name: 'no errors and no non-2xx answers', value: failures.length === 0 ? 'none' : failures.map((row) => `${row.size}/${row.cache}/${row.scenario}`).join(', '), met: failures.length === 0 });
+  checks.push({
+    name: 'no errors and no non-2xx answers',
+    value: failures.length === 0 ? 'none' : failures.map((row) => `${row.size}/${row.cache}/${row.scenario}`).join(', '),
+    met: failures.length === 0,
+  });
   for (const row of rows.filter((candidate) => candidate.rss !== undefined)) {
-    checks.push({ name: `${row.size} events, cache ${row.cache}: resident memory after the run < 250 MB`, value: `${row.rss} MB`, met: row.rss < 250 });
+    checks.push({
+      name: `${row.size} events, cache ${row.cache}: resident memory after the run < 250 MB`,
+      value: `${row.rss} MB`,
+      met: row.rss < 250,
+    });
   }
   return checks;
 }
@@ -303,22 +388,30 @@ function chart(rows, run) {
     `<text x="10" y="16" font-size="13">Requests per second, logarithmic scale (higher is better), ${run.connections} connections, ${run.duration} s per scenario</text>`,
   ];
   for (let power = 0; power <= decades; power++) {
-    parts.push(`<line x1="60" x2="${width - 10}" y1="${y(10 ** power)}" y2="${y(10 ** power)}" stroke="#ddd"/><text x="55" y="${y(10 ** power) + 4}" text-anchor="end">${(10 ** power).toLocaleString('en')}</text>`);
+    parts.push(
+      `<line x1="60" x2="${width - 10}" y1="${y(10 ** power)}" y2="${y(10 ** power)}" stroke="#ddd"/><text x="55" y="${y(10 ** power) + 4}" text-anchor="end">${(10 ** power).toLocaleString('en')}</text>`,
+    );
   }
   names.forEach((name, group) => {
     const x0 = 70 + group * groupWidth;
     series.forEach((label, index) => {
-      const row = rows.find((candidate) => candidate.scenario === name && `${candidate.size} events, ${seriesLabel(candidate.cache)}` === label);
+      const row = rows.find(
+        (candidate) => candidate.scenario === name && `${candidate.size} events, ${seriesLabel(candidate.cache)}` === label,
+      );
       if (!row) return;
       const top = y(row.requestsPerSecond);
-      parts.push(`<rect x="${x0 + index * barWidth}" y="${top}" width="${barWidth - 2}" height="${30 + plot - top}" fill="${colours[index % colours.length]}"><title>${escape(label)}: ${row.requestsPerSecond} req/s</title></rect>`);
+      parts.push(
+        `<rect x="${x0 + index * barWidth}" y="${top}" width="${barWidth - 2}" height="${30 + plot - top}" fill="${colours[index % colours.length]}"><title>${escape(label)}: ${row.requestsPerSecond} req/s</title></rect>`,
+      );
     });
     parts.push(`<text transform="translate(${x0 + 4},${30 + plot + 12}) rotate(25)">${escape(name)}</text>`);
   });
   series.forEach((label, index) => {
     const x = 70 + (index % 3) * 270;
     const top = legendTop + Math.floor(index / 3) * 18;
-    parts.push(`<rect x="${x}" y="${top}" width="10" height="10" fill="${colours[index % colours.length]}"/><text x="${x + 14}" y="${top + 9}">${escape(label)}</text>`);
+    parts.push(
+      `<rect x="${x}" y="${top}" width="10" height="10" fill="${colours[index % colours.length]}"/><text x="${x + 14}" y="${top + 9}">${escape(label)}</text>`,
+    );
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

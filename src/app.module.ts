@@ -32,7 +32,9 @@ export class AppModule {
             quietReqLogger: true,
           },
         }),
-        TypeOrmModule.forRootAsync({ useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }) }),
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
+        }),
         I18nModule,
         CacheModule,
         EditionsModule,

@@ -24,7 +24,14 @@ import { Translator } from './i18n/translator.js';
 import { AuthService } from './users/auth.service.js';
 
 export const CORS_EXPOSED_HEADERS = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Allow'];
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'X-HTTP-Method-Override'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'X-WP-Nonce',
+  'Content-Disposition',
+  'Content-MD5',
+  'Content-Type',
+  'X-HTTP-Method-Override',
+];
 
 /** Builds the application exactly as it serves requests; `main.ts` and the e2e tests both use it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {

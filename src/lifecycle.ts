@@ -4,7 +4,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
  * Graceful shutdown: stop accepting connections, let requests in flight finish (up to `graceMs`,
  * after which their connections are closed), close the database pool, then exit 0.
  */
-export function gracefulShutdown(app: NestExpressApplication, graceMs: number, exit: (code: number) => void = (code) => process.exit(code)) {
+export function gracefulShutdown(
+  app: NestExpressApplication,
+  graceMs: number,
+  exit: (code: number) => void = (code) => process.exit(code),
+) {
   let stopping: Promise<void> | null = null;
   return (signal: string): Promise<void> => {
     stopping ??= (async () => {

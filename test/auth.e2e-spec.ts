@@ -46,12 +46,15 @@ describe('authentication (spec §4.2, §4.3)', () => {
     });
 
     it('ignores ADMIN_LOGIN/ADMIN_PASSWORD when users already exist', async () => {
-      const storage = t.config.database.kind === 'sqlite' ? { SQLITE_PATH: t.config.database.path } : { DATABASE_URL: t.config.database.url };
+      const storage =
+        t.config.database.kind === 'sqlite' ? { SQLITE_PATH: t.config.database.path } : { DATABASE_URL: t.config.database.url };
       const second = await createApp(
         loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', ADMIN_LOGIN: 'second-admin', ADMIN_PASSWORD: 'second-password-1', ...storage }),
       );
       try {
-        const res = await request(second.getHttpServer()).get(`${API}/categories`).set('Authorization', basic({ login: 'second-admin', password: 'second-password-1' }));
+        const res = await request(second.getHttpServer())
+          .get(`${API}/categories`)
+          .set('Authorization', basic({ login: 'second-admin', password: 'second-password-1' }));
         expectAuthError(res, 'invalid_username');
         const stillAdmin = await request(second.getHttpServer()).get(`${API}/categories`).set('Authorization', admin);
         expect(stillAdmin.status).toBe(200);
@@ -75,7 +78,10 @@ describe('authentication (spec §4.2, §4.3)', () => {
     });
 
     it('refuses an empty password as incorrect_password', async () => {
-      const res = await t.http().get(`${API}/categories`).set('Authorization', raw(`${ADMIN.login}:`));
+      const res = await t
+        .http()
+        .get(`${API}/categories`)
+        .set('Authorization', raw(`${ADMIN.login}:`));
       expectAuthError(res, 'incorrect_password');
     });
 
@@ -183,7 +189,12 @@ describe('authentication (spec §4.2, §4.3)', () => {
     });
 
     it('treats non-Basic schemes as anonymous', async () => {
-      for (const header of ['Bearer abc.def.ghi', `Digest username="${ADMIN.login}", realm="x"`, 'Negotiate YII=', 'Token admin:admin-password-1']) {
+      for (const header of [
+        'Bearer abc.def.ghi',
+        `Digest username="${ADMIN.login}", realm="x"`,
+        'Negotiate YII=',
+        'Token admin:admin-password-1',
+      ]) {
         await anonymousWrite({ Authorization: header });
         const read = await t.http().get(`${API}/categories`).set('Authorization', header);
         expect(read.status).toBe(200);
@@ -200,7 +211,10 @@ describe('authentication (spec §4.2, §4.3)', () => {
     });
 
     it('ignores cookies and X-WP-Nonce without Basic credentials', async () => {
-      await anonymousWrite({ Cookie: `wordpress_logged_in_abc=${ADMIN.login}%7C9999999999%7Ctoken%7Chash; wordpress_sec_abc=x`, 'X-WP-Nonce': 'abcdef1234' });
+      await anonymousWrite({
+        Cookie: `wordpress_logged_in_abc=${ADMIN.login}%7C9999999999%7Ctoken%7Chash; wordpress_sec_abc=x`,
+        'X-WP-Nonce': 'abcdef1234',
+      });
       await anonymousWrite({ 'X-WP-Nonce': 'abcdef1234' });
       const read = await t.http().get(`${API}/categories`).set('X-WP-Nonce', 'abcdef1234').set('Cookie', 'wordpress_logged_in_abc=admin');
       expect(read.status).toBe(200);
@@ -208,7 +222,12 @@ describe('authentication (spec §4.2, §4.3)', () => {
     });
 
     it('uses Basic credentials when they come with a nonce', async () => {
-      const res = await t.http().post(`${API}/categories`).set('Authorization', admin).set('X-WP-Nonce', 'nonsense').send({ name: 'With nonce' });
+      const res = await t
+        .http()
+        .post(`${API}/categories`)
+        .set('Authorization', admin)
+        .set('X-WP-Nonce', 'nonsense')
+        .send({ name: 'With nonce' });
       expect(res.status).toBe(201);
     });
   });
@@ -245,7 +264,10 @@ describe('authentication (spec §4.2, §4.3)', () => {
       await t.user('subscriber', 'renewer');
       await users.revokeAppPassword('renewer', null);
       const fresh = await users.createAppPassword('renewer', 'fresh');
-      const res = await t.http().get(`${API}/categories`).set('Authorization', basic({ login: 'renewer', password: fresh.password }));
+      const res = await t
+        .http()
+        .get(`${API}/categories`)
+        .set('Authorization', basic({ login: 'renewer', password: fresh.password }));
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe(PRIVATE);
     });

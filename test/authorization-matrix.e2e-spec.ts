@@ -74,7 +74,12 @@ const FUTURE_DATE = '2035-06-01 12:00:00';
 
 /** (requester, own?) pairs: anonymous and subscribers own nothing. */
 const REQUESTERS: ReadonlyArray<{ role: Role; own: boolean }> = ROLES.flatMap((role) =>
-  CREATORS.includes(role) ? [{ role, own: true }, { role, own: false }] : [{ role, own: false }],
+  CREATORS.includes(role)
+    ? [
+        { role, own: true },
+        { role, own: false },
+      ]
+    : [{ role, own: false }],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -216,16 +221,27 @@ interface ItemCell {
 }
 
 const UPDATE_ROUTES = (kind: ItemKind): Route[] =>
-  (['id', 'slug'] as const).flatMap((by) => (['post', 'put', 'patch'] as const).map((method) => ({ kind, op: 'update' as const, method, by })));
-const DELETE_ROUTES = (kind: ItemKind): Route[] => (['id', 'slug'] as const).map((by) => ({ kind, op: 'delete' as const, method: 'delete' as const, by }));
-const READ_ROUTES = (kind: ItemKind): Route[] => (['id', 'slug'] as const).map((by) => ({ kind, op: 'read' as const, method: 'get' as const, by }));
+  (['id', 'slug'] as const).flatMap((by) =>
+    (['post', 'put', 'patch'] as const).map((method) => ({ kind, op: 'update' as const, method, by })),
+  );
+const DELETE_ROUTES = (kind: ItemKind): Route[] =>
+  (['id', 'slug'] as const).map((by) => ({ kind, op: 'delete' as const, method: 'delete' as const, by }));
+const READ_ROUTES = (kind: ItemKind): Route[] =>
+  (['id', 'slug'] as const).map((by) => ({ kind, op: 'read' as const, method: 'get' as const, by }));
 
 function itemCells(routes: Route[]): ItemCell[] {
   return routes.flatMap((route) =>
     REQUESTERS.flatMap(({ role, own }) =>
       STATES.map((state) => {
         const outcome = expected(route, role, own, state);
-        return { name: `${routeLabel(route)} · ${role} · ${ownLabel(role, own)} · ${state.label} → ${describeOutcome(outcome)}`, route, role, own, state, outcome };
+        return {
+          name: `${routeLabel(route)} · ${role} · ${ownLabel(role, own)} · ${state.label} → ${describeOutcome(outcome)}`,
+          route,
+          role,
+          own,
+          state,
+          outcome,
+        };
       }),
     ),
   );
@@ -273,7 +289,8 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
     return (body === undefined ? req : req.send(body)) as unknown as Promise<Response>;
   }
 
-  const itemPath = (kind: ItemKind, by: By, item: Item) => (by === 'id' ? `/${kind}/${item.id}` : `/${kind}/by-slug/${encodeURIComponent(item.slug)}`);
+  const itemPath = (kind: ItemKind, by: By, item: Item) =>
+    by === 'id' ? `/${kind}/${item.id}` : `/${kind}/by-slug/${encodeURIComponent(item.slug)}`;
 
   function baseBody(kind: ItemKind): Record<string, unknown> {
     const name = unique(`Matrix ${SINGULAR[kind]}`);
@@ -310,7 +327,8 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
   /** Puts a fixture back into `state` after a cell changed its status (only on a failing cell). */
   async function restore(kind: ItemKind, item: Item, state: State): Promise<void> {
     const current = await send('get', `/${kind}/${item.id}`, ADMIN_AUTH);
-    const currentStatus: string | undefined = current.status === 200 ? current.body.status : kind === 'events' && current.status === 403 ? 'trash' : undefined;
+    const currentStatus: string | undefined =
+      current.status === 200 ? current.body.status : kind === 'events' && current.status === 403 ? 'trash' : undefined;
     if (currentStatus === state.status) return;
     const back = await send('patch', `/${kind}/${item.id}`, ADMIN_AUTH, statusFields(state.before));
     if (back.status !== 200) return;
@@ -339,7 +357,12 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
     const createCells = ROLES.flatMap((role) =>
       REQUESTED.map((requested) => {
         const outcome = expected(createRoute, role, false, requested);
-        return { name: `${routeLabel(createRoute)} · ${role} · status ${requested} → ${describeOutcome(outcome)}`, role, requested, outcome };
+        return {
+          name: `${routeLabel(createRoute)} · ${role} · status ${requested} → ${describeOutcome(outcome)}`,
+          role,
+          requested,
+          outcome,
+        };
       }),
     );
 
@@ -347,7 +370,10 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
       const res = await send('post', `/${kind}`, authOf(role), { ...baseBody(kind), ...statusFields(requested) });
       expectAnswer(res, outcome);
       if (outcome.status === 201) {
-        expect({ status: res.body.status, author: res.body.author }).toEqual({ status: outcome.recordStatus, author: String(users[`${role as UserRoleName}:me`].id) });
+        expect({ status: res.body.status, author: res.body.author }).toEqual({
+          status: outcome.recordStatus,
+          author: String(users[`${role as UserRoleName}:me`].id),
+        });
       }
     });
 
@@ -370,14 +396,22 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
         const item = fixture(role, own, state);
         const res = await send('get', itemPath(kind, route.by, item), authOf(role));
         expectAnswer(res, outcome);
-        if (outcome.status === 200) expect({ id: res.body.id, status: res.body.status }).toEqual({ id: item.id, status: outcome.recordStatus });
+        if (outcome.status === 200)
+          expect({ id: res.body.id, status: res.body.status }).toEqual({ id: item.id, status: outcome.recordStatus });
       });
 
       const allowCells = READ_ROUTES(kind).flatMap((route) =>
         REQUESTERS.flatMap(({ role, own }) =>
           STATES.map((state) => {
             const allow = expectedAllow(route, role, own, state);
-            return { name: `Allow of ${routeLabel(route)} · ${role} · ${ownLabel(role, own)} · ${state.label} → ${allow}`, route, role, own, state, allow };
+            return {
+              name: `Allow of ${routeLabel(route)} · ${role} · ${ownLabel(role, own)} · ${state.label} → ${allow}`,
+              route,
+              role,
+              own,
+              state,
+              allow,
+            };
           }),
         ),
       );
@@ -449,7 +483,10 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
       const res = await send('put', `/${kind}/${item.id}`, authOf(role), { status: requested });
       expectAnswer(res, outcome);
       if (outcome.status === 200) {
-        expect({ status: res.body.status, author: res.body.author }).toEqual({ status: outcome.recordStatus, author: String(users[ownerOf(role, own)].id) });
+        expect({ status: res.body.status, author: res.body.author }).toEqual({
+          status: outcome.recordStatus,
+          author: String(users[ownerOf(role, own)].id),
+        });
         // Restoring from the trash removes the `__trashed` suffix (§5.7).
         expect(String(res.body.slug).endsWith('__trashed')).toBe(outcome.recordStatus === 'trash');
       } else {
@@ -473,16 +510,19 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
     });
 
     const create: Route = { kind, op: 'create', method: 'post', by: 'collection' };
-    it.each(ROLES.map((role) => ({ role, outcome: expected(create, role, false, null), name: `${routeLabel(create)} · ${role} → ${describeOutcome(expected(create, role, false, null))}` })))(
-      '$name',
-      async ({ role, outcome }) => {
-        const name = unique(`Matrix ${kind}`);
-        const res = await send('post', `/${kind}`, authOf(role), { name });
-        expectAnswer(res, outcome);
-        if (outcome.status === 201) expect(res.body.name).toBe(name);
-        else expect((await send('get', `/${kind}?hide_empty=0&search=${encodeURIComponent(name)}`, null)).body.total).toBe(0);
-      },
-    );
+    it.each(
+      ROLES.map((role) => ({
+        role,
+        outcome: expected(create, role, false, null),
+        name: `${routeLabel(create)} · ${role} → ${describeOutcome(expected(create, role, false, null))}`,
+      })),
+    )('$name', async ({ role, outcome }) => {
+      const name = unique(`Matrix ${kind}`);
+      const res = await send('post', `/${kind}`, authOf(role), { name });
+      expectAnswer(res, outcome);
+      if (outcome.status === 201) expect(res.body.name).toBe(name);
+      else expect((await send('get', `/${kind}?hide_empty=0&search=${encodeURIComponent(name)}`, null)).body.total).toBe(0);
+    });
 
     const updates = (['post', 'put', 'patch'] as const).flatMap((method) =>
       ROLES.map((role) => {
@@ -500,24 +540,30 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
     });
 
     const remove: Route = { kind, op: 'delete', method: 'delete', by: 'id' };
-    it.each(ROLES.map((role) => ({ role, outcome: expected(remove, role, false, null), name: `${routeLabel(remove)} · ${role} → ${describeOutcome(expected(remove, role, false, null))}` })))(
-      '$name',
-      async ({ role, outcome }) => {
-        const id = await createTerm();
-        const res = await send('delete', `/${kind}/${id}`, authOf(role));
-        expectAnswer(res, outcome);
-        expect((await send('get', `/${kind}/${id}`, null)).status).toBe(outcome.status === 200 ? 400 : 200);
-      },
-    );
+    it.each(
+      ROLES.map((role) => ({
+        role,
+        outcome: expected(remove, role, false, null),
+        name: `${routeLabel(remove)} · ${role} → ${describeOutcome(expected(remove, role, false, null))}`,
+      })),
+    )('$name', async ({ role, outcome }) => {
+      const id = await createTerm();
+      const res = await send('delete', `/${kind}/${id}`, authOf(role));
+      expectAnswer(res, outcome);
+      expect((await send('get', `/${kind}/${id}`, null)).status).toBe(outcome.status === 200 ? 400 : 200);
+    });
 
     const read: Route = { kind, op: 'read', method: 'get', by: 'id' };
-    it.each(ROLES.map((role) => ({ role, allow: expectedAllow(read, role, false, null), name: `GET /${kind}/<id> · ${role} → 200, Allow ${expectedAllow(read, role, false, null)}` })))(
-      '$name',
-      async ({ role, allow }) => {
-        const res = await send('get', `/${kind}/${shared}`, authOf(role));
-        expect({ status: res.status, allow: res.headers.allow }).toEqual({ status: 200, allow });
-      },
-    );
+    it.each(
+      ROLES.map((role) => ({
+        role,
+        allow: expectedAllow(read, role, false, null),
+        name: `GET /${kind}/<id> · ${role} → 200, Allow ${expectedAllow(read, role, false, null)}`,
+      })),
+    )('$name', async ({ role, allow }) => {
+      const res = await send('get', `/${kind}/${shared}`, authOf(role));
+      expect({ status: res.status, allow: res.headers.allow }).toEqual({ status: 200, allow });
+    });
   });
 
   // ---------------------------------------------------------------------------------------------

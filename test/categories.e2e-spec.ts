@@ -19,7 +19,19 @@ describe('categories', () => {
     const res = await create({ name: 'Outdoor', description: 'Events held in the open air.' });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`${PUBLIC_URL}${API}/categories/${res.body.id}`);
-    expect(Object.keys(res.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', '_links']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'count',
+      'description',
+      'name',
+      'slug',
+      'taxonomy',
+      'parent',
+      'meta',
+      'url',
+      'urls',
+      '_links',
+    ]);
     expect(res.body).toMatchObject({
       count: 0,
       name: 'Outdoor',
@@ -29,7 +41,10 @@ describe('categories', () => {
       meta: [],
       url: `${PUBLIC_URL}/events/category/outdoor/`,
       urls: { self: `${PUBLIC_URL}${API}/categories/${res.body.id}`, collection: `${PUBLIC_URL}${API}/categories` },
-      _links: { self: [{ href: `${PUBLIC_URL}${API}/categories/${res.body.id}` }], collection: [{ href: `${PUBLIC_URL}${API}/categories` }] },
+      _links: {
+        self: [{ href: `${PUBLIC_URL}${API}/categories/${res.body.id}` }],
+        collection: [{ href: `${PUBLIC_URL}${API}/categories` }],
+      },
     });
   });
 
@@ -87,7 +102,11 @@ describe('categories', () => {
     expect(read.status).toBe(200);
     expect(read.body._links).toBeDefined();
     for (const method of ['post', 'put', 'patch'] as const) {
-      const res = await t.http()[method](`${API}/categories/${body.id}`).set('Authorization', admin).send({ description: `via ${method}` });
+      const res = await t
+        .http()
+        [method](`${API}/categories/${body.id}`)
+        .set('Authorization', admin)
+        .send({ description: `via ${method}` });
       expect(res.status).toBe(200);
       expect(res.body.description).toBe(`via ${method}`);
       expect(res.body.name).toBe('Talks');

@@ -11,7 +11,13 @@ describe('concurrent writes', () => {
 
   it('gives parallel creates with the same title unique slugs and no errors', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.http().post(`${API}/events`).set('Authorization', admin).send({ title: 'Same Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm' })),
+      Array.from({ length: 20 }, () =>
+        t
+          .http()
+          .post(`${API}/events`)
+          .set('Authorization', admin)
+          .send({ title: 'Same Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     const slugs = answers.map((answer) => answer.body.slug as string);
@@ -27,7 +33,11 @@ describe('concurrent writes', () => {
     await Promise.all(
       Array.from({ length: 24 }, async (_, writer) => {
         for (let round = 0; round < 6; round++) {
-          const res = await t.http().post(`${API}/events`).set('Authorization', admin).send({ title: 'Busy Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', excerpt: `writer ${writer}` });
+          const res = await t
+            .http()
+            .post(`${API}/events`)
+            .set('Authorization', admin)
+            .send({ title: 'Busy Night', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', excerpt: `writer ${writer}` });
           statuses.push(res.status);
           slugs.push(res.body.slug);
         }
@@ -35,21 +45,32 @@ describe('concurrent writes', () => {
     );
     expect(statuses).toEqual(Array(144).fill(201));
     expect(new Set(slugs).size).toBe(144);
-    const kept = await t.http().post(`${API}/events/by-slug/busy-night`).set('Authorization', admin).send({ slug: 'busy-night', title: 'Busy Night, renamed' });
+    const kept = await t
+      .http()
+      .post(`${API}/events/by-slug/busy-night`)
+      .set('Authorization', admin)
+      .send({ slug: 'busy-night', title: 'Busy Night, renamed' });
     expect(kept.status).toBe(200);
     expect(kept.body.slug).toBe('busy-night');
   });
 
   it('keeps parallel venue creates apart and leaves nothing half-written when one fails', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => t.http().post(`${API}/venues`).set('Authorization', admin).send({ venue: `Hall ${index}`, slug: 'shared-hall' })),
+      Array.from({ length: 10 }, (_, index) =>
+        t
+          .http()
+          .post(`${API}/venues`)
+          .set('Authorization', admin)
+          .send({ venue: `Hall ${index}`, slug: 'shared-hall' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
     expect(new Set(answers.map((answer) => answer.body.slug)).size).toBe(10);
 
     const before = (await t.http().get(`${API}/events?status=any&per_page=50`).set('Authorization', admin)).body.total;
     const venuesBefore = (await t.http().get(`${API}/venues?status=any`).set('Authorization', admin)).body.total;
-    const failing = await t.http()
+    const failing = await t
+      .http()
       .post(`${API}/events`)
       .set('Authorization', admin)
       .send({ title: 'Half', start_date: 'tomorrow 8pm', end_date: 'tomorrow 9pm', venue: { venue: 'New Place' }, organizer: [987654] });

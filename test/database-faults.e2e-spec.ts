@@ -36,7 +36,11 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
     const down = await t.http().get(`${API}/events`);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(down.status).toBe(503);
-    expect(down.body).toEqual({ code: 'db_unavailable', message: 'The service is temporarily unavailable; try again shortly.', data: { status: 503 } });
+    expect(down.body).toEqual({
+      code: 'db_unavailable',
+      message: 'The service is temporarily unavailable; try again shortly.',
+      data: { status: 503 },
+    });
     expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
     const write = await t.http().post(`${API}/tags`).auth('admin', 'admin-password-1').send({ name: 'During the outage' });
     expect(write.status).toBe(503);

@@ -52,7 +52,9 @@ describe('the docs page for people', () => {
     await page.waitForFunction(
       (count) => {
         // runs in the page (the test is compiled without the DOM library)
-        const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> } }).document;
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> } }
+        ).document;
         const shown = Array.from(doc.querySelectorAll('.opblock-summary-description'));
         return shown.length === count && !shown.some((node) => node.textContent === 'List events');
       },

@@ -79,7 +79,8 @@ describe('language editions', () => {
       return copy;
     };
     expect(blank(documents.get(lang))).toEqual(blank(documents.get('en')));
-    const blankIndex = (index: unknown) => JSON.parse(JSON.stringify(translateDocument(index, () => '·')).replaceAll(`${PUBLIC_URL}/${lang}/`, `${PUBLIC_URL}/`));
+    const blankIndex = (index: unknown) =>
+      JSON.parse(JSON.stringify(translateDocument(index, () => '·')).replaceAll(`${PUBLIC_URL}/${lang}/`, `${PUBLIC_URL}/`));
     expect(blankIndex(indexes.get(lang))).toEqual(blankIndex(indexes.get('en')));
   });
 
@@ -89,11 +90,17 @@ describe('language editions', () => {
       for (const lang of EDITIONS) {
         const file = join(dir, `${lang}.json`);
         writeFileSync(file, JSON.stringify(documents.get(lang)));
-        const result = await run('node_modules/.bin/spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'error', '--format', 'json'], {
-          maxBuffer: 64 * 1024 * 1024,
-        }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+        const result = await run(
+          'node_modules/.bin/spectral',
+          ['lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'error', '--format', 'json'],
+          {
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
         const findings = JSON.parse(result.stdout || '[]') as Array<{ severity: number; code: string; message: string; path: string[] }>;
-        const errors = findings.filter((finding) => finding.severity === 0).map((finding) => `${finding.code} ${finding.path.join('.')}: ${finding.message}`);
+        const errors = findings
+          .filter((finding) => finding.severity === 0)
+          .map((finding) => `${finding.code} ${finding.path.join('.')}: ${finding.message}`);
         expect({ lang, errors }).toEqual({ lang, errors: [] });
       }
     } finally {

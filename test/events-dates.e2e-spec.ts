@@ -16,7 +16,12 @@ describe('events: date inputs and time zones (§6)', () => {
   afterAll(() => t.close());
 
   const startOf = async (start: string, timezone?: string) => {
-    const res = await ev.create({ title: 'Dated', start_date: start, end_date: '2027-12-31 23:00:00', ...(timezone === undefined ? {} : { timezone }) });
+    const res = await ev.create({
+      title: 'Dated',
+      start_date: start,
+      end_date: '2027-12-31 23:00:00',
+      ...(timezone === undefined ? {} : { timezone }),
+    });
     if (res.status !== 201) throw new Error(`${start}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Record<string, any>;
   };
@@ -92,18 +97,24 @@ describe('events: date inputs and time zones (§6)', () => {
     expect((await startOf('yesterday noon', zone)).start_date).toBe(fmt(today.minus({ days: 1 }).set({ hour: 12 })));
     expect((await startOf('tomorrow +2 hours', zone)).start_date).toBe(fmt(today.plus({ days: 1, hours: 2 })));
     expect((await startOf('+2 days 14:30', zone)).start_date).toBe(fmt(today.plus({ days: 2 }).set({ hour: 14, minute: 30 })));
-    const nextMonday = today.plus({ days: ((8 - today.weekday) % 7) || 7 });
+    const nextMonday = today.plus({ days: (8 - today.weekday) % 7 || 7 });
     expect((await startOf('next monday 4pm', zone)).start_date).toBe(fmt(nextMonday.set({ hour: 16 })));
     const now = await startOf('now', zone);
     expect(Math.abs(DateTime.fromFormat(now.start_date, 'yyyy-MM-dd HH:mm:ss', { zone }).toMillis() - Date.now())).toBeLessThan(10_000);
   });
 
-  it.each(['2027-02-30', '2027-13-01', '2027-03-20 25:00:00', '0999-03-20', '10000-01-01', '   ', 'before my birthday', '2027-03-20 19:30 +5 bananas'])(
-    'refuses the start %j with rest_invalid_param (start_date)',
-    async (input) => {
-      expectError(await ev.create(eventBody({ start_date: input })), 400, 'rest_invalid_param', ['start_date']);
-    },
-  );
+  it.each([
+    '2027-02-30',
+    '2027-13-01',
+    '2027-03-20 25:00:00',
+    '0999-03-20',
+    '10000-01-01',
+    '   ',
+    'before my birthday',
+    '2027-03-20 19:30 +5 bananas',
+  ])('refuses the start %j with rest_invalid_param (start_date)', async (input) => {
+    expectError(await ev.create(eventBody({ start_date: input })), 400, 'rest_invalid_param', ['start_date']);
+  });
 
   it.each([
     ['UTC+05:30', 'UTC+5.5', 'UTC+5.5', '2027-01-10 04:30:00'],
@@ -143,20 +154,37 @@ describe('events: date inputs and time zones (§6)', () => {
   });
 
   it('sets an end before the start to the start', async () => {
-    const body = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 18:00:00' }));
+    const body = await ev.make(
+      eventBody({ timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 18:00:00' }),
+    );
     expect(body).toMatchObject({
-      start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 19:30:00', utc_start_date: '2027-03-21 00:30:00', utc_end_date: '2027-03-21 00:30:00',
+      start_date: '2027-03-20 19:30:00',
+      end_date: '2027-03-20 19:30:00',
+      utc_start_date: '2027-03-21 00:30:00',
+      utc_end_date: '2027-03-21 00:30:00',
     });
     expect(body.end_date_details).toEqual(details('2027-03-20 19:30:00'));
   });
 
   it('widens all-day events to whole local days and recomputes the UTC values, also across several days', async () => {
-    const one = await ev.make(eventBody({ all_day: true, timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 21:00:00' }));
+    const one = await ev.make(
+      eventBody({ all_day: true, timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 21:00:00' }),
+    );
     expect(one).toMatchObject({
-      all_day: true, start_date: '2027-03-20 00:00:00', end_date: '2027-03-20 23:59:59', utc_start_date: '2027-03-20 05:00:00', utc_end_date: '2027-03-21 04:59:59',
+      all_day: true,
+      start_date: '2027-03-20 00:00:00',
+      end_date: '2027-03-20 23:59:59',
+      utc_start_date: '2027-03-20 05:00:00',
+      utc_end_date: '2027-03-21 04:59:59',
     });
-    const several = await ev.make(eventBody({ all_day: 'true', timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-25 10:00' }));
-    expect(several).toMatchObject({ start_date: '2027-03-20 00:00:00', end_date: '2027-03-25 23:59:59', utc_end_date: '2027-03-26 04:59:59' });
+    const several = await ev.make(
+      eventBody({ all_day: 'true', timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', end_date: '2027-03-25 10:00' }),
+    );
+    expect(several).toMatchObject({
+      start_date: '2027-03-20 00:00:00',
+      end_date: '2027-03-25 23:59:59',
+      utc_end_date: '2027-03-26 04:59:59',
+    });
     const zone = 'America/Chicago';
     const today = DateTime.now().setZone(zone).startOf('day');
     const relative = await ev.make(eventBody({ all_day: true, timezone: zone, start_date: 'tomorrow 9am', end_date: '+5 days 11am' }));
@@ -165,23 +193,51 @@ describe('events: date inputs and time zones (§6)', () => {
   });
 
   it('moves a wall time inside a DST gap forward by the gap', async () => {
-    const body = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-03-14 02:30:00', end_date: '2027-03-14 04:00:00' }));
-    expect(body).toMatchObject({ start_date: '2027-03-14 03:30:00', utc_start_date: '2027-03-14 08:30:00', end_date: '2027-03-14 04:00:00', timezone_abbr: 'CDT' });
+    const body = await ev.make(
+      eventBody({ timezone: 'America/Chicago', start_date: '2027-03-14 02:30:00', end_date: '2027-03-14 04:00:00' }),
+    );
+    expect(body).toMatchObject({
+      start_date: '2027-03-14 03:30:00',
+      utc_start_date: '2027-03-14 08:30:00',
+      end_date: '2027-03-14 04:00:00',
+      timezone_abbr: 'CDT',
+    });
     expect(body.start_date_details).toEqual(details('2027-03-14 03:30:00'));
   });
 
   it('reads a repeated wall time as its first occurrence, and keeps instants in the second one', async () => {
-    const wall = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-11-07 01:30:00', end_date: '2027-11-07 03:00:00' }));
-    expect(wall).toMatchObject({ start_date: '2027-11-07 01:30:00', utc_start_date: '2027-11-07 06:30:00', timezone_abbr: 'CDT', utc_end_date: '2027-11-07 09:00:00' });
-    const instant = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-11-07T07:30:00Z', end_date: '2027-11-07T09:00:00Z' }));
-    expect(instant).toMatchObject({ start_date: '2027-11-07 01:30:00', utc_start_date: '2027-11-07 07:30:00', timezone_abbr: 'CST', end_date: '2027-11-07 03:00:00' });
+    const wall = await ev.make(
+      eventBody({ timezone: 'America/Chicago', start_date: '2027-11-07 01:30:00', end_date: '2027-11-07 03:00:00' }),
+    );
+    expect(wall).toMatchObject({
+      start_date: '2027-11-07 01:30:00',
+      utc_start_date: '2027-11-07 06:30:00',
+      timezone_abbr: 'CDT',
+      utc_end_date: '2027-11-07 09:00:00',
+    });
+    const instant = await ev.make(
+      eventBody({ timezone: 'America/Chicago', start_date: '2027-11-07T07:30:00Z', end_date: '2027-11-07T09:00:00Z' }),
+    );
+    expect(instant).toMatchObject({
+      start_date: '2027-11-07 01:30:00',
+      utc_start_date: '2027-11-07 07:30:00',
+      timezone_abbr: 'CST',
+      end_date: '2027-11-07 03:00:00',
+    });
     const single = await ev.get(instant.id);
     expect(single.body.json_ld.startDate).toBe('2027-11-07T01:30:00-06:00');
   });
 
   it('lists an event that ends, in wall time, before it starts (inside a repeated hour) by its end', async () => {
     // 01:50 CDT (06:50Z) to 01:10 CST (07:10Z): the end's wall time is earlier than the start's.
-    const body = await ev.make(eventBody({ title: 'Across the repeated hour', timezone: 'America/Chicago', start_date: '2027-11-07T06:50:00Z', end_date: '2027-11-07T07:10:00Z' }));
+    const body = await ev.make(
+      eventBody({
+        title: 'Across the repeated hour',
+        timezone: 'America/Chicago',
+        start_date: '2027-11-07T06:50:00Z',
+        end_date: '2027-11-07T07:10:00Z',
+      }),
+    );
     expect(body).toMatchObject({ start_date: '2027-11-07 01:50:00', end_date: '2027-11-07 01:10:00' });
     for (const filter of ['end_date=2027-11-07 01:20:00', 'ends_before=2027-11-07 01:20:00']) {
       const res = await ev.list(`?start_date=2027-11-07 00:00:00&${filter}&strict_dates=true&per_page=50`);
@@ -192,7 +248,9 @@ describe('events: date inputs and time zones (§6)', () => {
   });
 
   it('shows the zone offset at each moment in json_ld', async () => {
-    const body = await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-03-13 20:00:00', end_date: '2027-03-14 09:00:00' }));
+    const body = await ev.make(
+      eventBody({ timezone: 'America/Chicago', start_date: '2027-03-13 20:00:00', end_date: '2027-03-14 09:00:00' }),
+    );
     const read = await ev.get(body.id);
     expect(read.body.json_ld.startDate).toBe('2027-03-13T20:00:00-06:00');
     expect(read.body.json_ld.endDate).toBe('2027-03-14T09:00:00-05:00');
@@ -209,8 +267,12 @@ describe('events: date inputs and time zones (§6)', () => {
       const res = await ev.update(event.id, { timezone: 'Europe/Berlin' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
-        timezone: 'Europe/Berlin', timezone_abbr: 'CET', start_date: '2027-03-20 19:30:00', end_date: '2027-03-20 21:00:00',
-        utc_start_date: '2027-03-20 18:30:00', utc_end_date: '2027-03-20 20:00:00',
+        timezone: 'Europe/Berlin',
+        timezone_abbr: 'CET',
+        start_date: '2027-03-20 19:30:00',
+        end_date: '2027-03-20 21:00:00',
+        utc_start_date: '2027-03-20 18:30:00',
+        utc_end_date: '2027-03-20 20:00:00',
       });
       const site = await ev.update(event.id, { timezone: '' });
       expect(site.body).toMatchObject({ timezone: 'UTC', start_date: '2027-03-20 19:30:00', utc_start_date: '2027-03-20 19:30:00' });
@@ -218,10 +280,24 @@ describe('events: date inputs and time zones (§6)', () => {
 
     it('reads dates sent with a new zone in that zone, and dates sent alone in the stored zone', async () => {
       const event = await chicagoEvening();
-      const both = await ev.update(event.id, { timezone: 'Asia/Kolkata', start_date: '2027-03-21 10:00:00', end_date: '2027-03-21T06:30:00Z' });
-      expect(both.body).toMatchObject({ start_date: '2027-03-21 10:00:00', utc_start_date: '2027-03-21 04:30:00', end_date: '2027-03-21 12:00:00', timezone_abbr: 'IST' });
+      const both = await ev.update(event.id, {
+        timezone: 'Asia/Kolkata',
+        start_date: '2027-03-21 10:00:00',
+        end_date: '2027-03-21T06:30:00Z',
+      });
+      expect(both.body).toMatchObject({
+        start_date: '2027-03-21 10:00:00',
+        utc_start_date: '2027-03-21 04:30:00',
+        end_date: '2027-03-21 12:00:00',
+        timezone_abbr: 'IST',
+      });
       const alone = await ev.update(event.id, { start_date: '2027-03-21 08:00:00' });
-      expect(alone.body).toMatchObject({ timezone: 'Asia/Kolkata', start_date: '2027-03-21 08:00:00', utc_start_date: '2027-03-21 02:30:00', end_date: '2027-03-21 12:00:00' });
+      expect(alone.body).toMatchObject({
+        timezone: 'Asia/Kolkata',
+        start_date: '2027-03-21 08:00:00',
+        utc_start_date: '2027-03-21 02:30:00',
+        end_date: '2027-03-21 12:00:00',
+      });
       const later = await ev.update(event.id, { start_date: '2027-03-22 08:00:00' });
       expect(later.body).toMatchObject({ start_date: '2027-03-22 08:00:00', end_date: '2027-03-22 08:00:00' });
     });
@@ -230,14 +306,23 @@ describe('events: date inputs and time zones (§6)', () => {
       const event = await chicagoEvening();
       const widened = await ev.update(event.id, { all_day: true });
       expect(widened.body).toMatchObject({
-        all_day: true, start_date: '2027-03-20 00:00:00', end_date: '2027-03-20 23:59:59', utc_start_date: '2027-03-20 05:00:00', utc_end_date: '2027-03-21 04:59:59',
+        all_day: true,
+        start_date: '2027-03-20 00:00:00',
+        end_date: '2027-03-20 23:59:59',
+        utc_start_date: '2027-03-20 05:00:00',
+        utc_end_date: '2027-03-21 04:59:59',
       });
       const moved = await ev.update(event.id, { start_date: '2027-03-22 15:00:00', end_date: '2027-03-23 10:00:00' });
       expect(moved.body).toMatchObject({ all_day: true, start_date: '2027-03-22 00:00:00', end_date: '2027-03-23 23:59:59' });
       const off = await ev.update(event.id, { all_day: false });
       expect(off.body).toMatchObject({ all_day: false, start_date: '2027-03-22 00:00:00', end_date: '2027-03-23 23:59:59' });
       const untouched = await ev.update(event.id, { title: 'Renamed' });
-      expect(untouched.body).toMatchObject({ all_day: false, timezone: 'America/Chicago', start_date: '2027-03-22 00:00:00', end_date: '2027-03-23 23:59:59' });
+      expect(untouched.body).toMatchObject({
+        all_day: false,
+        timezone: 'America/Chicago',
+        start_date: '2027-03-22 00:00:00',
+        end_date: '2027-03-23 23:59:59',
+      });
     });
 
     it('refuses empty or unparseable dates and zones on update without changing anything', async () => {
@@ -246,7 +331,12 @@ describe('events: date inputs and time zones (§6)', () => {
       expectError(await ev.update(event.id, { end_date: null }), 400, 'rest_invalid_param', ['end_date']);
       expectError(await ev.update(event.id, { timezone: 'Nowhere/Land', title: 'Changed' }), 400, 'rest_invalid_param', ['timezone']);
       const read = await ev.get(event.id);
-      expect(read.body).toMatchObject({ title: event.title, timezone: 'America/Chicago', start_date: '2027-03-20 19:30:00', modified_utc: event.modified_utc });
+      expect(read.body).toMatchObject({
+        title: event.title,
+        timezone: 'America/Chicago',
+        start_date: '2027-03-20 19:30:00',
+        modified_utc: event.modified_utc,
+      });
     });
   });
 });

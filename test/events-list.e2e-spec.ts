@@ -34,7 +34,11 @@ describe('events list: default window and date filters (§9.4)', () => {
     await make('yesterday', `${day('UTC', -1)} 00:00:00`, `${day('UTC', -1)} 01:00:00`);
     await make('windowEnd', `${W} 10:00:00`, `${W} 23:59:59`);
     await make('beyond', `${W} 10:00:00`, `${afterW} 00:00:01`);
-    await make('farFuture', `${DateTime.fromISO(W).plus({ months: 6 }).toFormat('yyyy-MM-dd')} 10:00:00`, `${DateTime.fromISO(W).plus({ months: 6 }).toFormat('yyyy-MM-dd')} 11:00:00`);
+    await make(
+      'farFuture',
+      `${DateTime.fromISO(W).plus({ months: 6 }).toFormat('yyyy-MM-dd')} 10:00:00`,
+      `${DateTime.fromISO(W).plus({ months: 6 }).toFormat('yyyy-MM-dd')} 11:00:00`,
+    );
   });
   afterAll(() => t.close());
 
@@ -64,12 +68,22 @@ describe('events list: default window and date filters (§9.4)', () => {
     expect(await ids(`?start_date=${day('UTC', -10)}`)).toEqual([e.past, e.running, e.lateStart, e.yesterday, e.windowEnd]);
     const res = await ev.list(`?end_date=${afterW}`);
     expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([e.yesterday, e.windowEnd, e.beyond]);
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=${enc(defaultWindow('UTC').start)}&end_date=${afterW}+23%3A59%3A59&status=publish`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=${enc(defaultWindow('UTC').start)}&end_date=${afterW}+23%3A59%3A59&status=publish`,
+    );
   });
 
   it('applies no default when starts_* or ends_* is sent', async () => {
     const res = await ev.list(`?starts_after=${day('UTC', -30)}&per_page=10`);
-    expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([e.past, e.running, e.lateStart, e.yesterday, e.windowEnd, e.beyond, e.farFuture]);
+    expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([
+      e.past,
+      e.running,
+      e.lateStart,
+      e.yesterday,
+      e.windowEnd,
+      e.beyond,
+      e.farFuture,
+    ]);
     expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=10&status=publish&starts_after=${day('UTC', -30)}+23%3A59%3A59`);
     expect(await ids(`?ends_after=${day('UTC', -3)}&ends_before=${day('UTC', 5)}`)).toEqual([e.running, e.lateStart, e.yesterday]);
     // an explicit start_date still applies alongside
@@ -77,7 +91,16 @@ describe('events list: default window and date filters (§9.4)', () => {
   });
 
   it('parses strict_dates words and refuses anything else', async () => {
-    for (const [word, echo] of [['yes', '1'], ['1', '1'], ['TRUE', '1'], ['on', '1'], ['0', '0'], ['no', '0'], ['OFF', '0'], ['false', '0']]) {
+    for (const [word, echo] of [
+      ['yes', '1'],
+      ['1', '1'],
+      ['TRUE', '1'],
+      ['on', '1'],
+      ['0', '0'],
+      ['no', '0'],
+      ['OFF', '0'],
+      ['false', '0'],
+    ]) {
       const res = await ev.list(`?strict_dates=${word}`);
       expect(res.status).toBe(200);
       expect(res.body.rest_url.endsWith(`&status=publish&strict_dates=${echo}`)).toBe(true);
@@ -90,12 +113,20 @@ describe('events list: default window and date filters (§9.4)', () => {
 
   it('refuses unparseable date filters, naming each', async () => {
     expectError(await ev.list('?start_date=before+my+birthday'), 400, 'rest_invalid_param', ['start_date']);
-    expectError(await ev.list('?starts_before=2027-02-30&ends_after=soon-ish&start_date=2027-13-01'), 400, 'rest_invalid_param', ['start_date', 'starts_before', 'ends_after']);
+    expectError(await ev.list('?starts_before=2027-02-30&ends_after=soon-ish&start_date=2027-13-01'), 400, 'rest_invalid_param', [
+      'start_date',
+      'starts_before',
+      'ends_after',
+    ]);
     expectError(await ev.list('?end_date='), 400, 'rest_invalid_param', ['end_date']);
   });
 
   it('reports an empty date filter together with the unparseable ones (§7.7)', async () => {
-    expectError(await ev.list('?starts_before=2027-02-30&ends_after=soon-ish&end_date='), 400, 'rest_invalid_param', ['end_date', 'starts_before', 'ends_after']);
+    expectError(await ev.list('?starts_before=2027-02-30&ends_after=soon-ish&end_date='), 400, 'rest_invalid_param', [
+      'end_date',
+      'starts_before',
+      'ends_after',
+    ]);
   });
 });
 
@@ -124,28 +155,43 @@ describe('events list: the worked example of §9.4', () => {
   it('whole days: start_date=2027-06-01 15:00:00&end_date=2027-06-01 18:00:00 gives B, C', async () => {
     const res = await ev.list(`?start_date=${enc('2027-06-01 15:00:00')}&end_date=${enc('2027-06-01 18:00:00')}`);
     expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([e.B, e.C]);
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=2027-06-01+00%3A00%3A00&end_date=2027-06-01+23%3A59%3A59&status=publish`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=2027-06-01+00%3A00%3A00&end_date=2027-06-01+23%3A59%3A59&status=publish`,
+    );
   });
 
   it('strict: the same with strict_dates=true gives B', async () => {
     const res = await ev.list(`?start_date=${enc('2027-06-01 15:00:00')}&end_date=${enc('2027-06-01 18:00:00')}&strict_dates=true`);
     expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([e.B]);
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=2027-06-01+15%3A00%3A00&end_date=2027-06-01+18%3A00%3A00&status=publish&strict_dates=1`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=2027-06-01+15%3A00%3A00&end_date=2027-06-01+18%3A00%3A00&status=publish&strict_dates=1`,
+    );
   });
 
   it('overlap: ends_after=2027-05-31&starts_before=2027-06-02 gives F, E, B, C, D', async () => {
     const res = await ev.list('?ends_after=2027-05-31&starts_before=2027-06-02');
     expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([e.F, e.E, e.B, e.C, e.D]);
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&status=publish&starts_before=2027-06-02+23%3A59%3A59&ends_after=2027-05-31+23%3A59%3A59`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&status=publish&starts_before=2027-06-02+23%3A59%3A59&ends_after=2027-05-31+23%3A59%3A59`,
+    );
   });
 
   it('overlap inside a window: adding start_date=2027-05-30&end_date=2027-06-02 gives E, B, C, D', async () => {
-    expect(await ids('?ends_after=2027-05-31&starts_before=2027-06-02&start_date=2027-05-30&end_date=2027-06-02')).toEqual([e.E, e.B, e.C, e.D]);
+    expect(await ids('?ends_after=2027-05-31&starts_before=2027-06-02&start_date=2027-05-30&end_date=2027-06-02')).toEqual([
+      e.E,
+      e.B,
+      e.C,
+      e.D,
+    ]);
   });
 
   it('reads instants in filters as site time', async () => {
-    expect(await ids(`?start_date=${enc('2027-06-01T15:00:00+00:00')}&end_date=${enc('2027-06-01T13:00:00-05:00')}&strict_dates=1`)).toEqual([e.B]);
-    expect(await ids(`?start_date=${Date.UTC(2027, 5, 1, 15) / 1000}&end_date=${Date.UTC(2027, 5, 1, 18) / 1000}&strict_dates=1`)).toEqual([e.B]);
+    expect(
+      await ids(`?start_date=${enc('2027-06-01T15:00:00+00:00')}&end_date=${enc('2027-06-01T13:00:00-05:00')}&strict_dates=1`),
+    ).toEqual([e.B]);
+    expect(await ids(`?start_date=${Date.UTC(2027, 5, 1, 15) / 1000}&end_date=${Date.UTC(2027, 5, 1, 18) / 1000}&strict_dates=1`)).toEqual([
+      e.B,
+    ]);
   });
 });
 
@@ -155,7 +201,8 @@ describe('events list: filters (§9.4)', () => {
   let ids: ReturnType<typeof lister>;
   let author: Credentials;
 
-  const post = async (kind: string, body: Record<string, unknown>) => (await t.http().post(`${API}/${kind}`).set('Authorization', ADMIN_AUTH).send(body)).body;
+  const post = async (kind: string, body: Record<string, unknown>) =>
+    (await t.http().post(`${API}/${kind}`).set('Authorization', ADMIN_AUTH).send(body)).body;
   const on = (date: string, extra: Record<string, unknown> = {}, auth?: string) =>
     ev.make(eventBody({ start_date: `${date} 12:00:00`, end_date: `${date} 13:00:00`, ...extra }), auth);
   const dayQuery = (date: string) => `start_date=${date}&end_date=${date}`;
@@ -170,7 +217,8 @@ describe('events list: filters (§9.4)', () => {
 
   it('search: every term in any field, quoted phrases, exclusions; protected events match only for their writers', async () => {
     const date = '2027-07-01';
-    const s1 = (await on(date, { title: 'Harbour Lantern Walk', description: 'Join the walk along the quay.', excerpt: 'Evening stroll' })).id;
+    const s1 = (await on(date, { title: 'Harbour Lantern Walk', description: 'Join the walk along the quay.', excerpt: 'Evening stroll' }))
+      .id;
     const s2 = (await on(date, { title: 'Lantern Workshop', description: 'Make your own lantern.' })).id;
     const s3 = (await on(date, { title: 'Quay Market', description: 'Fresh fish and "night market" stalls. 100% local_food' })).id;
     const s4 = (await on(date, { title: 'Secret Lantern', post_password: 'pw' }, basic(author))).id;
@@ -191,7 +239,9 @@ describe('events list: filters (§9.4)', () => {
     expect(await ids(q('100%'))).toEqual([s3]);
     expect(await ids(q('l_cal'))).toEqual([]);
     const res = await ev.list(q('lantern quay'));
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&search=lantern+quay&status=publish`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&search=lantern+quay&status=publish`,
+    );
     expectError(await ev.list('?search='), 400, 'rest_invalid_param', ['search']);
     expectError(await ev.list('?search=%20%20'), 400, 'rest_invalid_param', ['search']);
   });
@@ -217,7 +267,9 @@ describe('events list: filters (§9.4)', () => {
     expect(await ids(`?${dayQuery(date)}&tags=${family.id}`)).toEqual([e3]);
     expect(await ids(`?${dayQuery(date)}&tags=family&categories=indoor`)).toEqual([]);
     const echo = await ev.list(`?${dayQuery(date)}&tags=family&categories=${indoor.id},night-walks`);
-    expect(echo.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&status=publish&categories=${indoor.id}%2Cnight-walks&tags=family`);
+    expect(echo.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&status=publish&categories=${indoor.id}%2Cnight-walks&tags=family`,
+    );
     expectError(await ev.list('?categories=987654'), 400, 'rest_invalid_param', ['categories']);
     expectError(await ev.list('?categories=no-such-slug'), 400, 'rest_invalid_param', ['categories']);
     expectError(await ev.list(`?categories=${family.id}`), 400, 'rest_invalid_param', ['categories']);
@@ -283,12 +335,20 @@ describe('events list: filters (§9.4)', () => {
     const date = '2027-07-05';
     const parent = (await on(date, { title: 'Festival' })).id;
     const lonely = (await on(date, { title: 'No kids' })).id;
-    const c1 = (await ev.make(eventBody({ title: 'Child late', start_date: `${date} 15:00:00`, end_date: `${date} 16:00:00`, post_parent: parent }))).id;
-    const c2 = (await ev.make(eventBody({ title: 'Child early', start_date: `${date} 09:00:00`, end_date: `${date} 10:00:00`, post_parent: String(parent) }))).id;
+    const c1 = (
+      await ev.make(eventBody({ title: 'Child late', start_date: `${date} 15:00:00`, end_date: `${date} 16:00:00`, post_parent: parent }))
+    ).id;
+    const c2 = (
+      await ev.make(
+        eventBody({ title: 'Child early', start_date: `${date} 09:00:00`, end_date: `${date} 10:00:00`, post_parent: String(parent) }),
+      )
+    ).id;
     expect(await ids(`?${dayQuery(date)}&post_parent=${parent}`)).toEqual([c2, c1]);
     expect(await ids(`?post_parent=${lonely}`)).toEqual([]);
     const res = await ev.list(`?post_parent=${parent}&${dayQuery(date)}`);
-    expect(res.body.rest_url).toBe(`${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&status=publish&post_parent=${parent}`);
+    expect(res.body.rest_url).toBe(
+      `${LIST}?page=1&per_page=6&start_date=${date}+00%3A00%3A00&end_date=${date}+23%3A59%3A59&status=publish&post_parent=${parent}`,
+    );
     const venue = await post('venues', { venue: 'Not a parent' });
     const trashed = (await on(date, { title: 'Trashed parent' })).id;
     await ev.remove(trashed);
@@ -318,10 +378,37 @@ describe('events list: filters (§9.4)', () => {
   });
 
   it('include ignores every date filter and orders by publication date, then id', async () => {
-    const past = (await ev.make(eventBody({ title: 'Inc past', start_date: `${day('UTC', -20)} 10:00`, end_date: `${day('UTC', -20)} 11:00`, date: '2025-03-01 00:00:00' }))).id;
-    const far = (await ev.make(eventBody({ title: 'Inc far', start_date: '2035-01-01 10:00', end_date: '2035-01-01 11:00', date: '2025-01-01 00:00:00' }))).id;
-    const near = (await ev.make(eventBody({ title: 'Inc near', start_date: '2027-07-07 10:00', end_date: '2027-07-07 11:00', date: '2025-02-01 00:00:00', featured: true }))).id;
-    const twin = (await ev.make(eventBody({ title: 'Inc twin', start_date: '2027-07-07 09:00', end_date: '2027-07-07 11:00', date: '2025-02-01 00:00:00' }))).id;
+    const past = (
+      await ev.make(
+        eventBody({
+          title: 'Inc past',
+          start_date: `${day('UTC', -20)} 10:00`,
+          end_date: `${day('UTC', -20)} 11:00`,
+          date: '2025-03-01 00:00:00',
+        }),
+      )
+    ).id;
+    const far = (
+      await ev.make(
+        eventBody({ title: 'Inc far', start_date: '2035-01-01 10:00', end_date: '2035-01-01 11:00', date: '2025-01-01 00:00:00' }),
+      )
+    ).id;
+    const near = (
+      await ev.make(
+        eventBody({
+          title: 'Inc near',
+          start_date: '2027-07-07 10:00',
+          end_date: '2027-07-07 11:00',
+          date: '2025-02-01 00:00:00',
+          featured: true,
+        }),
+      )
+    ).id;
+    const twin = (
+      await ev.make(
+        eventBody({ title: 'Inc twin', start_date: '2027-07-07 09:00', end_date: '2027-07-07 11:00', date: '2025-02-01 00:00:00' }),
+      )
+    ).id;
     const venue = await post('venues', { venue: 'Included venue' });
     const res = await ev.list(`?include=${past},${far},${near},${twin},${venue.id}`);
     expect(res.body.events.map((event: { id: number }) => event.id)).toEqual([far, near, twin, past]);
@@ -338,7 +425,9 @@ describe('events list: filters (§9.4)', () => {
   it('orders by local start wall time, then by id', async () => {
     const date = '2027-07-08';
     const utcNoon = (await ev.make(eventBody({ start_date: `${date} 12:00:00`, end_date: `${date} 13:00:00` }))).id;
-    const chicagoTen = (await ev.make(eventBody({ timezone: 'America/Chicago', start_date: `${date} 10:00:00`, end_date: `${date} 11:00:00` }))).id;
+    const chicagoTen = (
+      await ev.make(eventBody({ timezone: 'America/Chicago', start_date: `${date} 10:00:00`, end_date: `${date} 11:00:00` }))
+    ).id;
     const first = (await ev.make(eventBody({ start_date: `${date} 14:00:00`, end_date: `${date} 18:00:00` }))).id;
     const second = (await ev.make(eventBody({ start_date: `${date} 14:00:00`, end_date: `${date} 15:00:00` }))).id;
     const early = (await ev.make(eventBody({ start_date: `${date} 08:00:00`, end_date: `${date} 09:00:00` }))).id;
@@ -347,7 +436,8 @@ describe('events list: filters (§9.4)', () => {
 
   it('compares the local wall times of events in other zones with site wall times', async () => {
     const date = '2027-07-09';
-    const kolkata = (await ev.make(eventBody({ timezone: 'Asia/Kolkata', start_date: `${date} 02:00:00`, end_date: `${date} 03:00:00` }))).id;
+    const kolkata = (await ev.make(eventBody({ timezone: 'Asia/Kolkata', start_date: `${date} 02:00:00`, end_date: `${date} 03:00:00` })))
+      .id;
     // 02:00 in Kolkata is the evening before in UTC, but its local wall time lies on the day
     expect(await ids(`?${dayQuery(date)}`)).toEqual([kolkata]);
     expect(await ids(`?start_date=${enc(`${date} 01:00:00`)}&end_date=${enc(`${date} 04:00:00`)}&strict_dates=1`)).toEqual([kolkata]);
@@ -360,14 +450,41 @@ describe('events list: filters (§9.4)', () => {
     const category = await post('categories', { name: 'Echo Cat' });
     const tag = await post('tags', { name: 'echo-tag' });
     const parent = (await on('2027-07-11', { title: 'Echo parent' })).id;
-    const child = (await on(date, {
-      title: 'Echo child', venue: venue.id, organizer: [organizer.id], categories: [category.id], tags: [tag.id], post_parent: parent,
-    })).id;
+    const child = (
+      await on(date, {
+        title: 'Echo child',
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: [category.id],
+        tags: [tag.id],
+        post_parent: parent,
+      })
+    ).id;
     const query = [
-      'geoloc_lng=20', 'geoloc_lat=10', 'geoloc=1', 'strict_dates=0', `tags=echo-tag`, `categories=${category.id}`, 'featured=false',
-      `organizer=${organizer.id}`, `venue=${venue.id}`, 'ticketed=false', 'ends_after=2027-07-09', `ends_before=${date}`, 'starts_after=2027-07-09',
-      'starts_before=2027-07-10', `post_parent=${parent}`, 'status=publish', 'search=echo', `end_date=${date}`, `start_date=${date}`,
-      'per_page=3', 'page=1', 'password=secret', 'foo=bar', '_fields=id',
+      'geoloc_lng=20',
+      'geoloc_lat=10',
+      'geoloc=1',
+      'strict_dates=0',
+      `tags=echo-tag`,
+      `categories=${category.id}`,
+      'featured=false',
+      `organizer=${organizer.id}`,
+      `venue=${venue.id}`,
+      'ticketed=false',
+      'ends_after=2027-07-09',
+      `ends_before=${date}`,
+      'starts_after=2027-07-09',
+      'starts_before=2027-07-10',
+      `post_parent=${parent}`,
+      'status=publish',
+      'search=echo',
+      `end_date=${date}`,
+      `start_date=${date}`,
+      'per_page=3',
+      'page=1',
+      'password=secret',
+      'foo=bar',
+      '_fields=id',
     ].join('&');
     const res = await ev.list(`?${query}`);
     expect(res.status).toBe(200);
@@ -402,7 +519,10 @@ describe('events list: filters (§9.4)', () => {
   it('refuses list parameters of the wrong shape', async () => {
     for (const page of ['0', '-1', 'foo', '1.5', '']) expectError(await ev.list(`?page=${page}`), 400, 'rest_invalid_param', ['page']);
     const both = await ev.list('?page=0&per_page=0');
-    expect(both.body.data.params).toEqual({ page: 'Must be a whole number of at least 1.', per_page: 'Must be a whole number of at least 1.' });
+    expect(both.body.data.params).toEqual({
+      page: 'Must be a whole number of at least 1.',
+      per_page: 'Must be a whole number of at least 1.',
+    });
   });
 });
 
@@ -432,7 +552,10 @@ describe('events list: status visibility per role (§5.5)', () => {
     const make = async (name: string, extra: Record<string, unknown>, auth: string) => {
       hour += 1;
       const hh = String(hour).padStart(2, '0');
-      const body = await ev.make(eventBody({ title: name, start_date: `${DATE} ${hh}:00:00`, end_date: `${DATE} ${hh}:30:00`, ...extra }), auth);
+      const body = await ev.make(
+        eventBody({ title: name, start_date: `${DATE} ${hh}:00:00`, end_date: `${DATE} ${hh}:30:00`, ...extra }),
+        auth,
+      );
       e[name] = body.id;
     };
     await make('adminPublish', {}, ADMIN_AUTH);
@@ -467,16 +590,46 @@ describe('events list: status visibility per role (§5.5)', () => {
   });
 
   it('shows editors and administrators every non-trashed event by default', async () => {
-    const all = ['adminPublish', 'adminDraft', 'adminPending', 'adminPrivate', 'adminFuture', 'aPublish', 'aDraft', 'aPrivate', 'aFuture', 'bDraft', 'cDraft', 'cPending'];
+    const all = [
+      'adminPublish',
+      'adminDraft',
+      'adminPending',
+      'adminPrivate',
+      'adminFuture',
+      'aPublish',
+      'aDraft',
+      'aPrivate',
+      'aFuture',
+      'bDraft',
+      'cDraft',
+      'cPending',
+    ];
     for (const auth of [ADMIN_AUTH, basic(editor)]) {
       const res = await ev.list(`?${window}&per_page=50`, auth);
       expect(names(res.body.events.map((event: { id: number }) => event.id))).toEqual(all);
       expect(res.body.rest_url).toContain('&status=any');
       expect(names(await ids(`?${window}&status=any&per_page=50`, auth))).toEqual(all);
     }
-    expect(names(await ids(`?${window}&status=draft,pending`, ADMIN_AUTH))).toEqual(['adminDraft', 'adminPending', 'aDraft', 'bDraft', 'cDraft', 'cPending']);
-    expect(names(await ids(`?${window}&status[]=private&status[]=future`, ADMIN_AUTH))).toEqual(['adminPrivate', 'adminFuture', 'aPrivate', 'aFuture']);
-    expect(names(await ids(`?${window}&status=${encodeURIComponent('Future , PRIVATE')}`, ADMIN_AUTH))).toEqual(['adminPrivate', 'adminFuture', 'aPrivate', 'aFuture']);
+    expect(names(await ids(`?${window}&status=draft,pending`, ADMIN_AUTH))).toEqual([
+      'adminDraft',
+      'adminPending',
+      'aDraft',
+      'bDraft',
+      'cDraft',
+      'cPending',
+    ]);
+    expect(names(await ids(`?${window}&status[]=private&status[]=future`, ADMIN_AUTH))).toEqual([
+      'adminPrivate',
+      'adminFuture',
+      'aPrivate',
+      'aFuture',
+    ]);
+    expect(names(await ids(`?${window}&status=${encodeURIComponent('Future , PRIVATE')}`, ADMIN_AUTH))).toEqual([
+      'adminPrivate',
+      'adminFuture',
+      'aPrivate',
+      'aFuture',
+    ]);
     expect(names(await ids(`?${window}&status=trash`, ADMIN_AUTH))).toEqual(['aTrash']);
     const echo = await ev.list(`?${window}&status=draft,pending`, ADMIN_AUTH);
     expect(echo.body.rest_url).toContain('&status=draft%2Cpending');
@@ -484,7 +637,13 @@ describe('events list: status visibility per role (§5.5)', () => {
   });
 
   it('shows authors their own unpublished events only', async () => {
-    expect(names(await ids(`?${window}&per_page=50`, basic(authorA)))).toEqual(['adminPublish', 'aPublish', 'aDraft', 'aPrivate', 'aFuture']);
+    expect(names(await ids(`?${window}&per_page=50`, basic(authorA)))).toEqual([
+      'adminPublish',
+      'aPublish',
+      'aDraft',
+      'aPrivate',
+      'aFuture',
+    ]);
     expect(names(await ids(`?${window}&status=draft`, basic(authorA)))).toEqual(['aDraft']);
     expect(names(await ids(`?${window}&status=private,future`, basic(authorA)))).toEqual(['aPrivate', 'aFuture']);
     expect(names(await ids(`?${window}&status=trash`, basic(authorA)))).toEqual(['aTrash']);
@@ -515,7 +674,17 @@ describe('events list: paging (§9.1-9.3)', () => {
     t = await startTestApp();
     ev = eventClient(t);
     for (let index = 0; index < 5; index++) {
-      created.push((await ev.make(eventBody({ title: `Paged ${index}`, start_date: `2027-03-0${2 + index} 10:00:00`, end_date: `2027-03-0${2 + index} 11:00:00` }))).id);
+      created.push(
+        (
+          await ev.make(
+            eventBody({
+              title: `Paged ${index}`,
+              start_date: `2027-03-0${2 + index} 10:00:00`,
+              end_date: `2027-03-0${2 + index} 11:00:00`,
+            }),
+          )
+        ).id,
+      );
     }
   });
   afterAll(() => t.close());
@@ -543,7 +712,11 @@ describe('events list: paging (§9.1-9.3)', () => {
 
   it('answers 404 event-archive-page-not-found past the last page, and 200 with nothing on an empty first page', async () => {
     const past = await ev.list('?per_page=2&page=4&start_date=2027-03-01');
-    expect(past.body).toEqual({ code: 'event-archive-page-not-found', message: 'This page of the event list does not exist.', data: { status: 404 } });
+    expect(past.body).toEqual({
+      code: 'event-archive-page-not-found',
+      message: 'This page of the event list does not exist.',
+      data: { status: 404 },
+    });
     expect(past.headers['x-tec-total']).toBeUndefined();
     expect(past.headers['x-tec-totalpages']).toBeUndefined();
     const empty = await ev.list('?start_date=2027-01-01&end_date=2027-01-31');
@@ -589,7 +762,9 @@ describe('events list: site time zone America/Chicago', () => {
   });
 
   it('converts instants in filters to site time and reads wall values as site time, also when strict', async () => {
-    const event = (await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-06-01 15:00:00', end_date: '2027-06-01 16:00:00' }))).id;
+    const event = (
+      await ev.make(eventBody({ timezone: 'America/Chicago', start_date: '2027-06-01 15:00:00', end_date: '2027-06-01 16:00:00' }))
+    ).id;
     const utcEvent = (await ev.make(eventBody({ timezone: 'UTC', start_date: '2027-06-01 23:30:00', end_date: '2027-06-01 23:45:00' }))).id;
     const strict = await ev.list(`?start_date=${enc('2027-06-01T20:00:00Z')}&end_date=${enc('2027-06-01T21:00:00Z')}&strict_dates=1`);
     expect(strict.body.events.map((e: { id: number }) => e.id)).toEqual([event]);

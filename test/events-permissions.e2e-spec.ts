@@ -92,11 +92,18 @@ describe('events: permissions, statuses per role and order of checks (§4.5, §4
 
     it('refuses the trash status and unknown statuses', async () => {
       expectError(await ev.create(eventBody({ status: 'trash' })), 400, 'rest_invalid_param', ['status']);
-      expectError(await ev.create(eventBody({ status: 'kinda_thinking_about_it' }), basic(contributor)), 400, 'rest_invalid_param', ['status']);
+      expectError(await ev.create(eventBody({ status: 'kinda_thinking_about_it' }), basic(contributor)), 400, 'rest_invalid_param', [
+        'status',
+      ]);
     });
 
     it('lets publishers but not contributors register new image URLs', async () => {
-      expectError(await ev.create(eventBody({ image: 'https://images.example.net/contrib.jpg' }), basic(contributor)), 400, 'rest_invalid_param', ['image']);
+      expectError(
+        await ev.create(eventBody({ image: 'https://images.example.net/contrib.jpg' }), basic(contributor)),
+        400,
+        'rest_invalid_param',
+        ['image'],
+      );
       const registered = await ev.make(eventBody({ image: 'https://images.example.net/contrib.jpg' }), basic(author));
       const reused = await ev.create(eventBody({ image: 'https://images.example.net/contrib.jpg' }), basic(contributor));
       expect(reused.status).toBe(201);
@@ -104,7 +111,10 @@ describe('events: permissions, statuses per role and order of checks (§4.5, §4
     });
 
     it('lets every creating role set the flags', async () => {
-      const res = await ev.create(eventBody({ featured: true, sticky: true, hide_from_listings: true, show_map: true, show_map_link: true }), basic(contributor));
+      const res = await ev.create(
+        eventBody({ featured: true, sticky: true, hide_from_listings: true, show_map: true, show_map_link: true }),
+        basic(contributor),
+      );
       expect(res.body).toMatchObject({ featured: true, sticky: true, hide_from_listings: true, show_map: true, show_map_link: true });
     });
   });
@@ -186,7 +196,12 @@ describe('events: permissions, statuses per role and order of checks (§4.5, §4
       const own = await bySlug('patch', basic(otherContributor), { title: 'Mine to change' });
       expect(own.status).toBe(200);
       expect(own.body.title).toBe('Mine to change');
-      expectError(await t.http().put(`${API}/events/by-slug/no-such-slug`).set('Authorization', basic(subscriber)).send({ title: 'x' }), 400, 'rest_invalid_param', ['slug']);
+      expectError(
+        await t.http().put(`${API}/events/by-slug/no-such-slug`).set('Authorization', basic(subscriber)).send({ title: 'x' }),
+        400,
+        'rest_invalid_param',
+        ['slug'],
+      );
     });
 
     it('checks existence after permission for unknown ids, and validation before permission', async () => {
@@ -215,7 +230,11 @@ describe('events: permissions, statuses per role and order of checks (§4.5, §4
       const viaQuery = await t.http().post(`${API}/events/${first.id}?_method=DELETE`).set('Authorization', ADMIN_AUTH);
       expect(viaQuery.body.status).toBe('trash');
       const second = await ev.make(eventBody({ title: 'Override two' }));
-      const viaHeader = await t.http().post(`${API}/events/${second.id}`).set('Authorization', ADMIN_AUTH).set('X-HTTP-Method-Override', 'delete');
+      const viaHeader = await t
+        .http()
+        .post(`${API}/events/${second.id}`)
+        .set('Authorization', ADMIN_AUTH)
+        .set('X-HTTP-Method-Override', 'delete');
       expect(viaHeader.body.status).toBe('trash');
     });
   });

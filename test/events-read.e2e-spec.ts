@@ -51,8 +51,16 @@ describe('events: reading one event (§10.1)', () => {
   it('answers 400 rest-invalid-event-id for the id of a venue, an organizer or an image', async () => {
     const venue = await t.http().post(`${API}/venues`).set('Authorization', basic(ADMIN)).send({ venue: 'Not an event' });
     const res = await ev.get(venue.body.id);
-    expect(res.body).toEqual({ code: 'rest-invalid-event-id', message: `ID ${venue.body.id} does not belong to an event.`, data: { status: 400 } });
-    const organizer = await t.http().post(`${API}/organizers`).set('Authorization', basic(ADMIN)).send({ organizer: 'Not an event either' });
+    expect(res.body).toEqual({
+      code: 'rest-invalid-event-id',
+      message: `ID ${venue.body.id} does not belong to an event.`,
+      data: { status: 400 },
+    });
+    const organizer = await t
+      .http()
+      .post(`${API}/organizers`)
+      .set('Authorization', basic(ADMIN))
+      .send({ organizer: 'Not an event either' });
     expectError(await ev.get(organizer.body.id), 400, 'rest-invalid-event-id');
     const withImage = await ev.make(eventBody({ image: 'https://images.example.net/read.png' }));
     expectError(await ev.get(withImage.image.id, basic(ADMIN)), 400, 'rest-invalid-event-id');
@@ -69,7 +77,8 @@ describe('events: reading one event (§10.1)', () => {
     // the trash check comes before the access check
     const draft = await ev.make(eventBody({ title: 'Trashed Draft', status: 'draft' }), basic(author));
     await ev.remove(draft.id, basic(author));
-    for (const auth of [null, basic(author), basic(subscriber)]) expectError(await ev.get(draft.id, auth), 403, 'event-no-longer-available');
+    for (const auth of [null, basic(author), basic(subscriber)])
+      expectError(await ev.get(draft.id, auth), 403, 'event-no-longer-available');
   });
 
   it('answers 403 event-not-accessible to readers who may not see a non-published event', async () => {
@@ -253,13 +262,32 @@ describe('events: password redaction (§5.6, §8.12; site America/Chicago)', () 
 
   it('redacts a protected venue embedded in an event and leaves it out of json_ld until unlocked', async () => {
     const venue = await t.http().post(`${API}/venues`).set('Authorization', basic(ADMIN)).send({
-      venue: 'Vault Hall', address: '7 Strong St', city: 'Port Halden', state: 'WI', zip: '54301', phone: '555', geo_lat: 44.5, geo_lng: -88, post_password: 'vault',
+      venue: 'Vault Hall',
+      address: '7 Strong St',
+      city: 'Port Halden',
+      state: 'WI',
+      zip: '54301',
+      phone: '555',
+      geo_lat: 44.5,
+      geo_lng: -88,
+      post_password: 'vault',
     });
     expect(venue.status).toBe(201);
     const open = await ev.make(eventBody({ title: 'Open Night', venue: venue.body.id }));
     const res = await ev.get(open.id);
     expect(res.status).toBe(200);
-    expect(res.body.venue).toMatchObject({ id: venue.body.id, venue: 'Vault Hall', address: '', city: '', state: '', zip: '', phone: '', stateprovince: '', geo_lat: 0, geo_lng: 0 });
+    expect(res.body.venue).toMatchObject({
+      id: venue.body.id,
+      venue: 'Vault Hall',
+      address: '',
+      city: '',
+      state: '',
+      zip: '',
+      phone: '',
+      stateprovince: '',
+      geo_lat: 0,
+      geo_lng: 0,
+    });
     expect(res.body.venue.json_ld).toBeUndefined();
     expect(res.body.json_ld.location).toBeUndefined();
     const unlocked = await ev.get(open.id, null, '?password=vault');

@@ -80,12 +80,21 @@ describe('events: venue and organizers (§11.3)', () => {
     expect((await t.http().get(`${API}/venues?per_page=50`)).body.total).toBe(before);
     const differs = await ev.make(eventBody({ venue: { venue: 'Old Pier Pavilion', city: 'Elsewhere', stateProvince: 'Somewhere' } }));
     expect(differs.venue.id).not.toBe(pier.id);
-    expect(differs.venue).toMatchObject({ venue: 'Old Pier Pavilion', city: 'Elsewhere', stateprovince: 'Somewhere', status: 'publish', author: '1' });
+    expect(differs.venue).toMatchObject({
+      venue: 'Old Pier Pavilion',
+      city: 'Elsewhere',
+      stateprovince: 'Somewhere',
+      status: 'publish',
+      author: '1',
+    });
     expect((await t.http().get(`${API}/venues?per_page=50`)).body.total).toBe(before + 1);
   });
 
   it('creates inline venues and organizers of contributors as drafts authored by them', async () => {
-    const res = await ev.create(eventBody({ venue: { venue: 'Contributor Corner' }, organizer: [{ organizer: 'Contributor Crew' }] }), basic(contributor));
+    const res = await ev.create(
+      eventBody({ venue: { venue: 'Contributor Corner' }, organizer: [{ organizer: 'Contributor Crew' }] }),
+      basic(contributor),
+    );
     expect(res.status).toBe(201);
     expect(res.body.venue).toMatchObject({ venue: 'Contributor Corner', status: 'draft', author: String(contributor.id) });
     expect(res.body.organizer[0]).toMatchObject({ organizer: 'Contributor Crew', status: 'draft', author: String(contributor.id) });
@@ -94,7 +103,14 @@ describe('events: venue and organizers (§11.3)', () => {
   it('writes nothing when an event with inline relations fails validation', async () => {
     const venues = (await t.http().get(`${API}/venues?per_page=50`)).body.total;
     const organizers = (await t.http().get(`${API}/organizers?per_page=50`)).body.total;
-    const res = await ev.create(eventBody({ venue: { venue: 'Phantom Venue' }, organizer: [{ organizer: 'Phantom Org' }], categories: ['Phantom Category'], website: 'foo' }));
+    const res = await ev.create(
+      eventBody({
+        venue: { venue: 'Phantom Venue' },
+        organizer: [{ organizer: 'Phantom Org' }],
+        categories: ['Phantom Category'],
+        website: 'foo',
+      }),
+    );
     expectError(res, 400, 'rest_invalid_param', ['website']);
     expect((await t.http().get(`${API}/venues?per_page=50`)).body.total).toBe(venues);
     expect((await t.http().get(`${API}/organizers?per_page=50`)).body.total).toBe(organizers);
@@ -116,7 +132,9 @@ describe('events: venue and organizers (§11.3)', () => {
   });
 
   it('links a mix of inline organizers, {id} objects and ids, keeping the order and de-duplicating names', async () => {
-    const res = await ev.create(eventBody({ organizer: [{ organizer: 'New Choir' }, { id: choir }, guild, { organizer: 'harbour choir' }] }));
+    const res = await ev.create(
+      eventBody({ organizer: [{ organizer: 'New Choir' }, { id: choir }, guild, { organizer: 'harbour choir' }] }),
+    );
     expect(res.status).toBe(201);
     const created = res.body.organizer[0];
     expect(created).toMatchObject({ organizer: 'New Choir', status: 'publish' });
@@ -151,14 +169,32 @@ describe('events: venue and organizers (§11.3)', () => {
   });
 
   it('accepts venue and organizers in form bodies with bracket notation, and clears them with empty values', async () => {
-    const created = await form('/events', [
-      'title=Form+Event', 'start_date=2027-04-02+18%3A00%3A00', 'end_date=2027-04-02+20%3A00%3A00',
-      `venue[id]=${hall.id}`, 'organizer[0][organizer]=Form+Choir', `organizer[1][id]=${choir}`, `organizer[2]=${guild}`,
-    ].join('&'));
+    const created = await form(
+      '/events',
+      [
+        'title=Form+Event',
+        'start_date=2027-04-02+18%3A00%3A00',
+        'end_date=2027-04-02+20%3A00%3A00',
+        `venue[id]=${hall.id}`,
+        'organizer[0][organizer]=Form+Choir',
+        `organizer[1][id]=${choir}`,
+        `organizer[2]=${guild}`,
+      ].join('&'),
+    );
     expect(created.status).toBe(201);
     expect(created.body.venue.id).toBe(hall.id);
-    expect(created.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Form Choir', 'Harbour Choir', 'Tidewater Arts Guild']);
-    const inline = await form('/events', 'title=Inline+Form&start_date=2027-04-02&end_date=2027-04-02&venue[venue]=Form+Venue&venue[city]=Port+Halden&organizer[]=' + band + '&organizer[]=' + choir);
+    expect(created.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual([
+      'Form Choir',
+      'Harbour Choir',
+      'Tidewater Arts Guild',
+    ]);
+    const inline = await form(
+      '/events',
+      'title=Inline+Form&start_date=2027-04-02&end_date=2027-04-02&venue[venue]=Form+Venue&venue[city]=Port+Halden&organizer[]=' +
+        band +
+        '&organizer[]=' +
+        choir,
+    );
     expect(inline.body.venue).toMatchObject({ venue: 'Form Venue', city: 'Port Halden' });
     expect(ids(inline.body.organizer)).toEqual([band, choir]);
     const cleared = await form(`/events/${created.body.id}`, 'venue=&organizer=', 'put');
@@ -236,12 +272,22 @@ describe('events: categories and tags (§11.4)', () => {
   });
 
   it('accepts terms in form bodies with bracket notation and clears them with an empty value', async () => {
-    const created = await t.http().post(`${API}/events`).set('Authorization', ADMIN_AUTH).set('Content-Type', 'application/x-www-form-urlencoded')
-      .send(`title=Form+Terms&start_date=2027-04-02&end_date=2027-04-02&categories[]=${outdoor}&categories[]=night-walks&categories[]=Sunset+Strolls&tags[]=family`);
+    const created = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(
+        `title=Form+Terms&start_date=2027-04-02&end_date=2027-04-02&categories[]=${outdoor}&categories[]=night-walks&categories[]=Sunset+Strolls&tags[]=family`,
+      );
     expect(created.status).toBe(201);
     expect(created.body.categories.map((c: { name: string }) => c.name)).toEqual(['Night walks', 'Outdoor', 'Sunset Strolls']);
     expect(ids(created.body.tags)).toEqual([family]);
-    const cleared = await t.http().post(`${API}/events/${created.body.id}`).set('Authorization', ADMIN_AUTH).set('Content-Type', 'application/x-www-form-urlencoded')
+    const cleared = await t
+      .http()
+      .post(`${API}/events/${created.body.id}`)
+      .set('Authorization', ADMIN_AUTH)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
       .send('categories=&tags=');
     expect(cleared.body.categories).toEqual([]);
     expect(cleared.body.tags).toEqual([]);

@@ -1,4 +1,16 @@
-import { ADMIN_AUTH, draftUrl, EVENT_KEYS, eventBody, eventClient, eventUrl, expectError, hasJsonLd, nowUtcWall, secondsBetween, type EventClient } from './support/events.js';
+import {
+  ADMIN_AUTH,
+  draftUrl,
+  EVENT_KEYS,
+  eventBody,
+  eventClient,
+  eventUrl,
+  expectError,
+  hasJsonLd,
+  nowUtcWall,
+  secondsBetween,
+  type EventClient,
+} from './support/events.js';
 import { API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
 
 describe('events: trash (§5.7, §11.6)', () => {
@@ -21,9 +33,16 @@ describe('events: trash (§5.7, §11.6)', () => {
   const tagCount = async (id: number) => (await t.http().get(`${API}/tags/${id}`)).body.count as number;
 
   it('moves the event to the trash and answers 200 with it: status, __trashed slug, non-public url, relations kept', async () => {
-    const event = await ev.make(eventBody({
-      title: 'Jazz Night', venue: venueId, organizer: [organizerId], categories: ['Music'], tags: ['late'], website: 'https://jazz.example.net',
-    }));
+    const event = await ev.make(
+      eventBody({
+        title: 'Jazz Night',
+        venue: venueId,
+        organizer: [organizerId],
+        categories: ['Music'],
+        tags: ['late'],
+        website: 'https://jazz.example.net',
+      }),
+    );
     const [category] = event.categories;
     const [tag] = event.tags;
     expect(await categoryCount(category.id)).toBe(1);
@@ -32,7 +51,13 @@ describe('events: trash (§5.7, §11.6)', () => {
     expect(res.headers.allow).toBe('GET, DELETE, POST, PUT, PATCH');
     expect(Object.keys(res.body)).toEqual(EVENT_KEYS);
     expect(hasJsonLd(res.body)).toBe(false);
-    expect(res.body).toMatchObject({ id: event.id, status: 'trash', slug: 'jazz-night__trashed', url: draftUrl(event.id), website: 'https://jazz.example.net' });
+    expect(res.body).toMatchObject({
+      id: event.id,
+      status: 'trash',
+      slug: 'jazz-night__trashed',
+      url: draftUrl(event.id),
+      website: 'https://jazz.example.net',
+    });
     expect(secondsBetween(res.body.modified_utc, nowUtcWall())).toBeLessThan(10);
     expect(res.body.venue.id).toBe(venueId);
     expect(res.body.organizer.map((o: { id: number }) => o.id)).toEqual([organizerId]);
@@ -50,7 +75,11 @@ describe('events: trash (§5.7, §11.6)', () => {
     expect((await ev.remove(event.id)).status).toBe(200);
     const again = await ev.remove(event.id);
     expect(again.body).toEqual({ code: 'event-is-in-trash', message: 'This event is already in the trash.', data: { status: 410 } });
-    expectError(await t.http().delete(`${API}/events/by-slug/twice-deleted__trashed`).set('Authorization', ADMIN_AUTH), 410, 'event-is-in-trash');
+    expectError(
+      await t.http().delete(`${API}/events/by-slug/twice-deleted__trashed`).set('Authorization', ADMIN_AUTH),
+      410,
+      'event-is-in-trash',
+    );
     expectError(await ev.get(event.id, ADMIN_AUTH), 403, 'event-no-longer-available');
   });
 
@@ -62,7 +91,9 @@ describe('events: trash (§5.7, §11.6)', () => {
     expectError(await ev.remove(987654), 404, 'rest-event-not-found');
     expectError(await ev.remove(0), 404, 'rest-event-not-found');
     expectError(await ev.remove(venueId), 400, 'rest-invalid-event-id');
-    expectError(await t.http().delete(`${API}/events/by-slug/slug-delete`).set('Authorization', ADMIN_AUTH), 400, 'rest_invalid_param', ['slug']);
+    expectError(await t.http().delete(`${API}/events/by-slug/slug-delete`).set('Authorization', ADMIN_AUTH), 400, 'rest_invalid_param', [
+      'slug',
+    ]);
   });
 
   it('leaves trashed events out of lists unless status asks for trash', async () => {

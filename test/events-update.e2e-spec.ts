@@ -76,8 +76,18 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     const before = await full({ status: 'publish', all_day: true });
     const res = await ev.update(before.id, { description: 'New text.', excerpt: '' }, basic(author));
     expect(res.body).toMatchObject({
-      status: 'publish', all_day: true, timezone: 'America/Chicago', website: 'https://full.example.net', cost: '€10 – €20', show_map: true,
-      show_map_link: true, hide_from_listings: true, sticky: true, featured: true, description: '<p>New text.</p>', excerpt: '',
+      status: 'publish',
+      all_day: true,
+      timezone: 'America/Chicago',
+      website: 'https://full.example.net',
+      cost: '€10 – €20',
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      description: '<p>New text.</p>',
+      excerpt: '',
     });
     expect(res.body.organizer.map((o: { id: number }) => o.id)).toEqual(organizerIds);
     expect(res.body.venue.id).toBe(venueId);
@@ -93,8 +103,12 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     const before = await full({ status: 'publish' });
     const res = await ev.update(before.id, { website: '', cost: null, description: '', image: 0 }, basic(author));
     expect(res.body).toMatchObject({
-      website: before.url, cost: '', cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] }, description: '',
-      excerpt: '<p>Short.</p>', image: false,
+      website: before.url,
+      cost: '',
+      cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+      description: '',
+      excerpt: '<p>Short.</p>',
+      image: false,
     });
     const nullSite = await ev.update(before.id, { website: 'https://again.example.net' }, basic(author));
     expect(nullSite.body.website).toBe('https://again.example.net');
@@ -119,8 +133,12 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     expectError(await ev.update(before.id, { status: 'trash' }, basic(author)), 400, 'rest_invalid_param', ['status']);
     expectError(await ev.update(before.id, { slug: '' }, basic(author)), 400, 'rest_invalid_param', ['slug']);
     expectError(await ev.update(before.id, { featured: '' }, basic(author)), 400, 'rest_invalid_param', ['featured']);
-    expectError(await ev.update(before.id, { title: 'Half written', website: 'foo' }, basic(author)), 400, 'rest_invalid_param', ['website']);
-    expectError(await ev.update(before.id, { title: 'Half written', categories: [987654] }, basic(author)), 400, 'rest_invalid_param', ['categories']);
+    expectError(await ev.update(before.id, { title: 'Half written', website: 'foo' }, basic(author)), 400, 'rest_invalid_param', [
+      'website',
+    ]);
+    expectError(await ev.update(before.id, { title: 'Half written', categories: [987654] }, basic(author)), 400, 'rest_invalid_param', [
+      'categories',
+    ]);
     const read = await ev.get(before.id, basic(author));
     expect(stable(withoutJsonLd(read.body))).toEqual(stable(before));
     expect(read.body.modified_utc).toBe(before.modified_utc);
@@ -131,7 +149,11 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     expect(before.slug).toBe('slug-source');
     const renamed = await ev.update(before.id, { title: 'Other title' }, basic(author));
     expect(renamed.body.slug).toBe('slug-source');
-    const bySlug = await t.http().put(`${API}/events/by-slug/slug-source`).set('Authorization', basic(author)).send({ slug: 'New Slug!', title: 'By slug' });
+    const bySlug = await t
+      .http()
+      .put(`${API}/events/by-slug/slug-source`)
+      .set('Authorization', basic(author))
+      .send({ slug: 'New Slug!', title: 'By slug' });
     expect(bySlug.status).toBe(200);
     expect(bySlug.body).toMatchObject({ id: before.id, slug: 'new-slug', title: 'By slug' });
     const other = await full({ title: 'Taken' });
@@ -143,7 +165,11 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
   it('identifies the event by the path, never by a body or query id', async () => {
     const first = await full({ title: 'Path Wins', status: 'publish' });
     const second = await full({ title: 'Body Loses', status: 'publish' });
-    const res = await t.http().patch(`${API}/events/${first.id}?id=${second.id}`).set('Authorization', basic(author)).send({ id: second.id, title: 'Changed' });
+    const res = await t
+      .http()
+      .patch(`${API}/events/${first.id}?id=${second.id}`)
+      .set('Authorization', basic(author))
+      .send({ id: second.id, title: 'Changed' });
     expect(res.body.id).toBe(first.id);
     expect(res.body.title).toBe('Changed');
     expect((await ev.get(second.id, basic(author))).body).toMatchObject({ title: 'Body Loses' });
@@ -161,7 +187,12 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     expectError(await ev.update(0, { title: 'x' }), 404, 'rest-event-not-found');
     expectError(await ev.update(venueId, { title: 'x' }), 400, 'rest-invalid-event-id');
     expectError(await ev.update(organizerIds[0], { title: 'x' }, ADMIN_AUTH, 'put'), 400, 'rest-invalid-event-id');
-    expectError(await t.http().patch(`${API}/events/by-slug/update-hall`).set('Authorization', ADMIN_AUTH).send({ title: 'x' }), 400, 'rest_invalid_param', ['slug']);
+    expectError(
+      await t.http().patch(`${API}/events/by-slug/update-hall`).set('Authorization', ADMIN_AUTH).send({ title: 'x' }),
+      400,
+      'rest_invalid_param',
+      ['slug'],
+    );
   });
 
   it('publishes a floating draft with the moment of publication', async () => {

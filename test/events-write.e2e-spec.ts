@@ -34,8 +34,14 @@ const HARBOUR_REQUEST = {
   categories: ['outdoor'],
   tags: ['family'],
   venue: {
-    venue: 'Old Pier Pavilion', address: '12 Quay Road', city: 'Port Halden', state: 'WI', zip: '54301', country: 'United States',
-    geo_lat: 44.5192, geo_lng: -88.0198,
+    venue: 'Old Pier Pavilion',
+    address: '12 Quay Road',
+    city: 'Port Halden',
+    state: 'WI',
+    zip: '54301',
+    country: 'United States',
+    geo_lat: 44.5192,
+    geo_lng: -88.0198,
   },
   organizer: [{ organizer: 'Tidewater Arts Guild', email: 'hi@tidewater.example' }],
 };
@@ -123,7 +129,12 @@ describe('events: create (site UTC)', () => {
       data: { status: 400, params: ['title', 'start_date', 'end_date'] },
     });
     expectError(await ev.create({ title: 'Only a title' }), 400, 'rest_missing_callback_param', ['start_date', 'end_date']);
-    expectError(await ev.create({ start_date: '2027-04-02 18:00:00', end_date: '2027-04-02 22:00:00' }), 400, 'rest_missing_callback_param', ['title']);
+    expectError(
+      await ev.create({ start_date: '2027-04-02 18:00:00', end_date: '2027-04-02 22:00:00' }),
+      400,
+      'rest_missing_callback_param',
+      ['title'],
+    );
     expectError(await ev.create({ title: 'No end', start_date: '2027-04-02 18:00:00' }), 400, 'rest_missing_callback_param', ['end_date']);
     // missing wins over invalid: the bad date is not reported
     expectError(await ev.create({ title: 'x', start_date: 'before my birthday' }), 400, 'rest_missing_callback_param', ['end_date']);
@@ -180,11 +191,13 @@ describe('events: create (site UTC)', () => {
   });
 
   it('stores text as plain titles, sanitised rendered descriptions and slugs made from the title', async () => {
-    const first = await ev.make(eventBody({
-      title: '  <b>Gen Slug Night!</b> & friends  ',
-      description: 'Line one\nLine two\n\nSecond paragraph<script>alert(1)</script>',
-      excerpt: '<p onclick="x()">Short</p>',
-    }));
+    const first = await ev.make(
+      eventBody({
+        title: '  <b>Gen Slug Night!</b> & friends  ',
+        description: 'Line one\nLine two\n\nSecond paragraph<script>alert(1)</script>',
+        excerpt: '<p onclick="x()">Short</p>',
+      }),
+    );
     expect(first.title).toBe('Gen Slug Night! & friends');
     expect(first.slug).toBe('gen-slug-night-friends');
     expect(first.description).toBe('<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>');
@@ -217,9 +230,15 @@ describe('events: create (site UTC)', () => {
   });
 
   it('accepts multipart bodies like form bodies', async () => {
-    const res = await t.http().post(`${API}/events`).set('Authorization', ADMIN_AUTH)
-      .field('title', 'Multipart Meetup').field('start_date', '2027-04-02 18:00').field('end_date', '2027-04-02 19:00')
-      .field('categories[]', 'Multipart').field('featured', 'true');
+    const res = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .field('title', 'Multipart Meetup')
+      .field('start_date', '2027-04-02 18:00')
+      .field('end_date', '2027-04-02 19:00')
+      .field('categories[]', 'Multipart')
+      .field('featured', 'true');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Multipart Meetup', start_date: '2027-04-02 18:00:00', featured: true });
     expect(res.body.categories.map((c: { name: string }) => c.name)).toEqual(['Multipart']);
@@ -231,7 +250,9 @@ describe('events: create (site UTC)', () => {
   });
 
   it('ignores read-only fields sent on create', async () => {
-    const res = await ev.create(eventBody({ timezone_abbr: 'foo', utc_start_date: 'foo', json_ld: { a: 1 }, id: 987654, url: 'x', global_id: 'y' }));
+    const res = await ev.create(
+      eventBody({ timezone_abbr: 'foo', utc_start_date: 'foo', json_ld: { a: 1 }, id: 987654, url: 'x', global_id: 'y' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.id).not.toBe(987654);
     expect(res.body.timezone_abbr).toBe('UTC');
@@ -241,11 +262,26 @@ describe('events: create (site UTC)', () => {
   });
 
   it('sets the flags, website and image; the website falls back to the url', async () => {
-    const body = await ev.make(eventBody({
-      title: 'Flags', show_map: 'true', show_map_link: 1, hide_from_listings: '1', sticky: true, featured: 'TRUE',
-      website: 'https://flags.example.net/page', image: 'https://images.example.net/Flags.JPEG?size=2',
-    }));
-    expect(body).toMatchObject({ show_map: true, show_map_link: true, hide_from_listings: true, sticky: true, featured: true, website: 'https://flags.example.net/page' });
+    const body = await ev.make(
+      eventBody({
+        title: 'Flags',
+        show_map: 'true',
+        show_map_link: 1,
+        hide_from_listings: '1',
+        sticky: true,
+        featured: 'TRUE',
+        website: 'https://flags.example.net/page',
+        image: 'https://images.example.net/Flags.JPEG?size=2',
+      }),
+    );
+    expect(body).toMatchObject({
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      website: 'https://flags.example.net/page',
+    });
     expect(body.image).toEqual({ url: 'https://images.example.net/Flags.JPEG?size=2', id: expect.any(Number), extension: 'jpeg' });
     // the same URL gives the same registered image; its id also works
     const again = await ev.make(eventBody({ title: 'Flags again', image: 'https://images.example.net/Flags.JPEG?size=2' }));
@@ -308,7 +344,18 @@ describe('events: create (site UTC)', () => {
       endDate: '2027-04-02T22:00:00+00:00',
       performer: 'Organization',
     });
-    expect(Object.keys(plainRead.body.json_ld)).toEqual(['@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'performer']);
+    expect(Object.keys(plainRead.body.json_ld)).toEqual([
+      '@context',
+      '@type',
+      'name',
+      'description',
+      'url',
+      'eventAttendanceMode',
+      'eventStatus',
+      'startDate',
+      'endDate',
+      'performer',
+    ]);
   });
 
   it('links post_parent to an existing, live event other than itself', async () => {
@@ -353,7 +400,9 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
     expect(Object.keys(created)).toEqual(EVENT_KEYS);
     expect(hasJsonLd(created)).toBe(false);
     const utcPublished = created.date_utc as string;
-    expect(created.date).toBe(DateTime.fromISO(utcPublished.replace(' ', 'T'), { zone: 'UTC' }).setZone('America/Chicago').toFormat('yyyy-MM-dd HH:mm:ss'));
+    expect(created.date).toBe(
+      DateTime.fromISO(utcPublished.replace(' ', 'T'), { zone: 'UTC' }).setZone('America/Chicago').toFormat('yyyy-MM-dd HH:mm:ss'),
+    );
     expect(created).toMatchObject({
       author: '1',
       status: 'publish',
@@ -385,38 +434,122 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
       featured: true,
       custom_fields: [],
     });
-    const termUrls = (kind: string, termId: number) => ({ self: `${PUBLIC_URL}${API}/${kind}/${termId}`, collection: `${PUBLIC_URL}${API}/${kind}` });
+    const termUrls = (kind: string, termId: number) => ({
+      self: `${PUBLIC_URL}${API}/${kind}/${termId}`,
+      collection: `${PUBLIC_URL}${API}/${kind}`,
+    });
     const [category] = created.categories;
     expect(created.categories).toHaveLength(1);
-    expect(Object.keys(category)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+    expect(Object.keys(category)).toEqual([
+      'name',
+      'slug',
+      'term_group',
+      'term_taxonomy_id',
+      'taxonomy',
+      'description',
+      'parent',
+      'count',
+      'filter',
+      'id',
+      'urls',
+    ]);
     expect(category).toEqual({
-      name: 'outdoor', slug: 'outdoor', term_group: 0, term_taxonomy_id: category.id, taxonomy: 'tribe_events_cat', description: '',
-      parent: 0, count: 1, filter: 'raw', id: category.id, urls: termUrls('categories', category.id),
+      name: 'outdoor',
+      slug: 'outdoor',
+      term_group: 0,
+      term_taxonomy_id: category.id,
+      taxonomy: 'tribe_events_cat',
+      description: '',
+      parent: 0,
+      count: 1,
+      filter: 'raw',
+      id: category.id,
+      urls: termUrls('categories', category.id),
     });
     const [tag] = created.tags;
     expect(created.tags).toHaveLength(1);
     expect(tag).toEqual({
-      name: 'family', slug: 'family', term_group: 0, term_taxonomy_id: tag.id, taxonomy: 'post_tag', description: '',
-      parent: 0, count: 1, filter: 'raw', id: tag.id, urls: termUrls('tags', tag.id),
+      name: 'family',
+      slug: 'family',
+      term_group: 0,
+      term_taxonomy_id: tag.id,
+      taxonomy: 'post_tag',
+      description: '',
+      parent: 0,
+      count: 1,
+      filter: 'raw',
+      id: tag.id,
+      urls: termUrls('tags', tag.id),
     });
     const venue = created.venue;
     expect(Object.keys(venue)).toEqual([
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'address', 'city', 'country', 'state', 'zip',
-      'stateprovince', 'geo_lat', 'geo_lng', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'venue',
+      'slug',
+      'address',
+      'city',
+      'country',
+      'state',
+      'zip',
+      'stateprovince',
+      'geo_lat',
+      'geo_lng',
+      'show_map',
+      'show_map_link',
+      'global_id',
+      'global_id_lineage',
     ]);
     expect(venue).toMatchObject({
-      author: '1', status: 'publish', url: `${PUBLIC_URL}/venue/old-pier-pavilion/`, venue: 'Old Pier Pavilion', slug: 'old-pier-pavilion',
-      address: '12 Quay Road', city: 'Port Halden', country: 'United States', state: 'WI', zip: '54301', stateprovince: 'WI',
-      geo_lat: 44.5192, geo_lng: -88.0198, show_map: true, show_map_link: true, global_id: globalId(venue.id), global_id_lineage: [globalId(venue.id)],
+      author: '1',
+      status: 'publish',
+      url: `${PUBLIC_URL}/venue/old-pier-pavilion/`,
+      venue: 'Old Pier Pavilion',
+      slug: 'old-pier-pavilion',
+      address: '12 Quay Road',
+      city: 'Port Halden',
+      country: 'United States',
+      state: 'WI',
+      zip: '54301',
+      stateprovince: 'WI',
+      geo_lat: 44.5192,
+      geo_lng: -88.0198,
+      show_map: true,
+      show_map_link: true,
+      global_id: globalId(venue.id),
+      global_id_lineage: [globalId(venue.id)],
     });
     expect(created.organizer).toHaveLength(1);
     const organizer = created.organizer[0];
     expect(Object.keys(organizer)).toEqual([
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'email', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'organizer',
+      'slug',
+      'email',
+      'global_id',
+      'global_id_lineage',
     ]);
     expect(organizer).toMatchObject({
-      author: '1', status: 'publish', url: `${PUBLIC_URL}/organizer/tidewater-arts-guild/`, organizer: 'Tidewater Arts Guild',
-      slug: 'tidewater-arts-guild', email: 'hi@tidewater.example', global_id: globalId(organizer.id),
+      author: '1',
+      status: 'publish',
+      url: `${PUBLIC_URL}/organizer/tidewater-arts-guild/`,
+      organizer: 'Tidewater Arts Guild',
+      slug: 'tidewater-arts-guild',
+      email: 'hi@tidewater.example',
+      global_id: globalId(organizer.id),
     });
     // image, venue, organizer and event come from the one item sequence
     expect(new Set([id, venue.id, organizer.id, created.image.id]).size).toBe(4);
@@ -444,7 +577,11 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
       description: '',
       url: '',
       address: {
-        '@type': 'PostalAddress', streetAddress: '12 Quay Road', addressLocality: 'Port Halden', addressRegion: 'WI', postalCode: '54301',
+        '@type': 'PostalAddress',
+        streetAddress: '12 Quay Road',
+        addressLocality: 'Port Halden',
+        addressRegion: 'WI',
+        postalCode: '54301',
         addressCountry: 'United States',
       },
       geo: { '@type': 'GeoCoordinates', latitude: 44.5192, longitude: -88.0198 },
@@ -452,7 +589,13 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
       sameAs: '',
     };
     const organizerLd = {
-      '@type': 'Person', name: 'Tidewater Arts Guild', description: '', url: '', telephone: '', email: entities('hi@tidewater.example'), sameAs: '',
+      '@type': 'Person',
+      name: 'Tidewater Arts Guild',
+      description: '',
+      url: '',
+      telephone: '',
+      email: entities('hi@tidewater.example'),
+      sameAs: '',
     };
     expect(read.body.json_ld).toEqual({
       '@context': 'http://schema.org',
@@ -468,23 +611,74 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
       location: venueLd,
       organizer: organizerLd,
       offers: {
-        '@type': 'Offer', price: '5', priceCurrency: 'USD', url: eventUrl('harbour-lantern-walk'), category: 'primary', availability: 'inStock',
+        '@type': 'Offer',
+        price: '5',
+        priceCurrency: 'USD',
+        url: eventUrl('harbour-lantern-walk'),
+        category: 'primary',
+        availability: 'inStock',
         validFrom: `${created.date.slice(0, 10)}T00:00:00+00:00`,
       },
       performer: 'Organization',
     });
     expect(Object.keys(read.body.json_ld)).toEqual([
-      '@context', '@type', 'name', 'description', 'image', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'location',
-      'organizer', 'offers', 'performer',
+      '@context',
+      '@type',
+      'name',
+      'description',
+      'image',
+      'url',
+      'eventAttendanceMode',
+      'eventStatus',
+      'startDate',
+      'endDate',
+      'location',
+      'organizer',
+      'offers',
+      'performer',
     ]);
     // embedded venue and organizer carry their json_ld at their place in the key order
     expect(Object.keys(read.body.venue)).toEqual([
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'address', 'city', 'country', 'state', 'zip',
-      'stateprovince', 'geo_lat', 'geo_lng', 'json_ld', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'venue',
+      'slug',
+      'address',
+      'city',
+      'country',
+      'state',
+      'zip',
+      'stateprovince',
+      'geo_lat',
+      'geo_lng',
+      'json_ld',
+      'show_map',
+      'show_map_link',
+      'global_id',
+      'global_id_lineage',
     ]);
     expect(read.body.venue.json_ld).toEqual(venueLd);
     expect(Object.keys(read.body.organizer[0])).toEqual([
-      'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'email', 'json_ld', 'global_id', 'global_id_lineage',
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'organizer',
+      'slug',
+      'email',
+      'json_ld',
+      'global_id',
+      'global_id_lineage',
     ]);
     expect(read.body.organizer[0].json_ld).toEqual(organizerLd);
     // apart from json_ld the single GET equals the create answer and the list item
@@ -511,9 +705,19 @@ describe('events: the full example of §11.2 (site America/Chicago)', () => {
       'categories[]=outdoor',
       'featured=1',
     ].join('&');
-    const res = await t.http().post(`${API}/events`).set('Authorization', ADMIN_AUTH).set('Content-Type', 'application/x-www-form-urlencoded').send(form);
+    const res = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(form);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: 'Harbour Lantern Walk', slug: 'harbour-lantern-walk-2', start_date: '2027-03-20 19:30:00', featured: true });
+    expect(res.body).toMatchObject({
+      title: 'Harbour Lantern Walk',
+      slug: 'harbour-lantern-walk-2',
+      start_date: '2027-03-20 19:30:00',
+      featured: true,
+    });
     // the existing venue (same name and city), organizer and category are reused
     expect(res.body.venue.id).toBe(created.venue.id);
     expect(res.body.organizer.map((o: { id: number }) => o.id)).toEqual([created.organizer[0].id]);
@@ -548,7 +752,9 @@ describe('events: custom_fields (§8.11)', () => {
   it('returns the fields with a value in definition order, [] when none', async () => {
     const none = await ev.make(eventBody());
     expect(none.custom_fields).toEqual([]);
-    const event = await ev.make(eventBody({ custom_fields: { shuttle: 'Every 20 minutes', _ecp_custom_5: 'Free lot', _ecp_custom_2: 'Warm clothes' } }));
+    const event = await ev.make(
+      eventBody({ custom_fields: { shuttle: 'Every 20 minutes', _ecp_custom_5: 'Free lot', _ecp_custom_2: 'Warm clothes' } }),
+    );
     expect(event.custom_fields).toEqual({
       _ecp_custom_2: { label: 'Dress code', value: 'Warm clothes' },
       _ecp_custom_5: { label: 'Parking', value: 'Free lot' },
@@ -571,7 +777,6 @@ describe('events: custom_fields (§8.11)', () => {
     expectError(unknown, 400, 'rest_invalid_param', ['custom_fields']);
     expectError(await ev.create(eventBody({ custom_fields: { nope: 'x' } })), 400, 'rest_invalid_param', ['custom_fields']);
   });
-
 });
 
 describe('events: COST_DECIMAL_SEPARATOR=,', () => {
@@ -579,7 +784,12 @@ describe('events: COST_DECIMAL_SEPARATOR=,', () => {
   let ev: EventClient;
 
   beforeAll(async () => {
-    t = await startTestApp({ COST_DECIMAL_SEPARATOR: ',', DEFAULT_CURRENCY_SYMBOL: '€', DEFAULT_CURRENCY_POSITION: 'postfix', DEFAULT_CURRENCY_CODE: 'EUR' });
+    t = await startTestApp({
+      COST_DECIMAL_SEPARATOR: ',',
+      DEFAULT_CURRENCY_SYMBOL: '€',
+      DEFAULT_CURRENCY_POSITION: 'postfix',
+      DEFAULT_CURRENCY_CODE: 'EUR',
+    });
     ev = eventClient(t);
   });
   afterAll(() => t.close());
@@ -602,7 +812,11 @@ describe('events: links built from a PUBLIC_URL with port and path (§8.1, §2.4
   afterAll(() => t.close());
 
   it('builds url, rest_url, Location and global_id from PUBLIC_URL', async () => {
-    const res = await t.http().post(`${API}/events`).set('Authorization', ADMIN_AUTH).send(eventBody({ title: 'Prefixed Party' }));
+    const res = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .send(eventBody({ title: 'Prefixed Party' }));
     expect(res.status).toBe(201);
     const id = res.body.id;
     const api = `https://calendar.example.org:8443/cal${API}`;

@@ -218,7 +218,7 @@ describe('hostile input (property-based)', () => {
       const label = rejected ? `rejected (${res.status}) request changed data` : 'GET changed data';
       problems.push(...snapshotChanges(before, after).map((change) => `${label}: ${change}`));
     }
-    if (prototypeKeys().join(',') !== protoBefore || (({}) as Record<string, unknown>).polluted !== undefined) {
+    if (prototypeKeys().join(',') !== protoBefore || ({} as Record<string, unknown>).polluted !== undefined) {
       problems.push(`Object.prototype polluted: ${prototypeKeys().join(',')}`);
     }
     if (problems.length > 0) {
@@ -275,7 +275,10 @@ describe('hostile input (property-based)', () => {
         fc.record({
           k: fc.constant(k),
           bySlug: ITEM_KINDS.includes(k) ? fc.boolean() : fc.constant(false),
-          segment: pathSegment(k === 'categories' || k === 'tags' ? [...ids.categories, ...ids.tags] : allIds(), slugs[k].length > 0 ? slugs[k] : ['none']),
+          segment: pathSegment(
+            k === 'categories' || k === 'tags' ? [...ids.categories, ...ids.tags] : allIds(),
+            slugs[k].length > 0 ? slugs[k] : ['none'],
+          ),
           slash: fc.boolean(),
         }),
       );
@@ -301,33 +304,81 @@ describe('hostile input (property-based)', () => {
   it(
     'JSON writes on collections with wrong types in every field, as every role',
     async () => {
-      const write = kind.chain((k) => fc.tuple(fc.constant(k), fc.constantFrom('POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE'), hostileBody(k)));
+      const write = kind.chain((k) =>
+        fc.tuple(fc.constant(k), fc.constantFrom('POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE'), hostileBody(k)),
+      );
       await check(
         fc.asyncProperty(write, actor, async ([k, method, body], who) => {
           await exercise(
-            { method, path: `${API}/${k}`, headers: { ...authHeader(who), 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+            {
+              method,
+              path: `${API}/${k}`,
+              headers: { ...authHeader(who), 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            },
             { kinds: [k], items: [] },
           );
         }),
-        params(55, [
-          [['events', 'POST', { ...validBody('events', 'x1'), title: '&lt;script&gt;alert(1)&lt;/script&gt;' }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x2'), title: '<scr<script>ipt>alert(1)</scr</script>ipt>' }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x3'), description: '<img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a>' }], 'author'],
-          [['events', 'POST', { ...validBody('events', 'x4'), title: '<script src=//evil.example/x.js' }], 'admin'],
-          [['venues', 'POST', { venue: '<script>alert(1)</script>Hall', description: '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>' }], 'admin'],
-          [['organizers', 'POST', { organizer: '"><img src=x onerror=alert(1)>', excerpt: '<noscript><p title="</noscript><img src=x onerror=alert(1)>">' }], 'contributor'],
-          [['categories', 'POST', { name: '"; DROP TABLE events; --', description: '<script>alert(1)</script>' }], 'admin'],
-          [['tags', 'POST', { name: "' OR 1=1 --", slug: '<script>' }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x5'), venue: { venue: 'Inline', geo_lat: 1e308 }, categories: ['new-category-x5'] }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x6'), organizer: [{ organizer: 'Inline org x6' }, 987654321], tags: ['new-tag-x6'] }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x7'), categories: Array.from({ length: 150 }, (_, i) => `bulk-${i}`) }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x8'), title: 'a'.repeat(1001) }], 'admin'],
-          [['venues', 'POST', { venue: 'Long city', city: 'c'.repeat(256) }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x9'), author: 2147483648, post_parent: 1e21 }], 'admin'],
-          [['events', 'POST', { ...validBody('events', 'x10'), title: '😀'.repeat(600) }], 'admin'],
-          // Every field of spec §11 with a wrong type (rotating through WRONG_TYPES), on a valid create body.
-          ...KINDS.flatMap((k) => fieldSweep(k, true, (i) => WRONG_TYPES[i % WRONG_TYPES.length]).map((body) => [[k, 'POST', body], 'admin'])),
-        ], 9_000),
+        params(
+          55,
+          [
+            [['events', 'POST', { ...validBody('events', 'x1'), title: '&lt;script&gt;alert(1)&lt;/script&gt;' }], 'admin'],
+            [['events', 'POST', { ...validBody('events', 'x2'), title: '<scr<script>ipt>alert(1)</scr</script>ipt>' }], 'admin'],
+            [
+              [
+                'events',
+                'POST',
+                { ...validBody('events', 'x3'), description: '<img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a>' },
+              ],
+              'author',
+            ],
+            [['events', 'POST', { ...validBody('events', 'x4'), title: '<script src=//evil.example/x.js' }], 'admin'],
+            [
+              [
+                'venues',
+                'POST',
+                { venue: '<script>alert(1)</script>Hall', description: '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>' },
+              ],
+              'admin',
+            ],
+            [
+              [
+                'organizers',
+                'POST',
+                { organizer: '"><img src=x onerror=alert(1)>', excerpt: '<noscript><p title="</noscript><img src=x onerror=alert(1)>">' },
+              ],
+              'contributor',
+            ],
+            [['categories', 'POST', { name: '"; DROP TABLE events; --', description: '<script>alert(1)</script>' }], 'admin'],
+            [['tags', 'POST', { name: "' OR 1=1 --", slug: '<script>' }], 'admin'],
+            [
+              [
+                'events',
+                'POST',
+                { ...validBody('events', 'x5'), venue: { venue: 'Inline', geo_lat: 1e308 }, categories: ['new-category-x5'] },
+              ],
+              'admin',
+            ],
+            [
+              [
+                'events',
+                'POST',
+                { ...validBody('events', 'x6'), organizer: [{ organizer: 'Inline org x6' }, 987654321], tags: ['new-tag-x6'] },
+              ],
+              'admin',
+            ],
+            [['events', 'POST', { ...validBody('events', 'x7'), categories: Array.from({ length: 150 }, (_, i) => `bulk-${i}`) }], 'admin'],
+            [['events', 'POST', { ...validBody('events', 'x8'), title: 'a'.repeat(1001) }], 'admin'],
+            [['venues', 'POST', { venue: 'Long city', city: 'c'.repeat(256) }], 'admin'],
+            [['events', 'POST', { ...validBody('events', 'x9'), author: 2147483648, post_parent: 1e21 }], 'admin'],
+            [['events', 'POST', { ...validBody('events', 'x10'), title: '😀'.repeat(600) }], 'admin'],
+            // Every field of spec §11 with a wrong type (rotating through WRONG_TYPES), on a valid create body.
+            ...KINDS.flatMap((k) =>
+              fieldSweep(k, true, (i) => WRONG_TYPES[i % WRONG_TYPES.length]).map((body) => [[k, 'POST', body], 'admin']),
+            ),
+          ],
+          9_000,
+        ),
       );
     },
     TEST_TIMEOUT_MS,
@@ -350,34 +401,60 @@ describe('hostile input (property-based)', () => {
           const headers: Record<string, string> = { ...authHeader(who) };
           if (body !== null) headers['Content-Type'] = 'application/json';
           await exercise(
-            { method, path: `${API}/${k}/${bySlug ? 'by-slug/' : ''}${segment}`, headers, body: body === null ? undefined : JSON.stringify(body) },
+            {
+              method,
+              path: `${API}/${k}/${bySlug ? 'by-slug/' : ''}${segment}`,
+              headers,
+              body: body === null ? undefined : JSON.stringify(body),
+            },
             { kinds: [k], items: itemScope(k, segment, bySlug) },
           );
         }),
-        params(55, ([
-          [['events', 'PATCH', false, '__FIRST__', { title: '&lt;script&gt;alert(1)&lt;/script&gt;' }], 'admin'],
-          [['events', 'PUT', false, '__FIRST__', { venue: 987654321, title: 'Never stored' }], 'contributor'],
-          [['events', 'DELETE', false, '__FIRST__', null], 'contributor'],
-          [['venues', 'PATCH', false, '__FIRST__', { geo_lat: 1e308, venue: 'Never stored' }], 'admin'],
-          [['organizers', 'POST', false, '__FIRST__', { email: 'e'.repeat(256), organizer: 'Never stored' }], 'admin'],
-          [['categories', 'PATCH', false, '__FIRST__', { parent: '__SELF__', name: 'Never stored' }], 'admin'],
-          [['tags', 'PUT', false, '__FIRST__', { parent: 1, name: 'Never stored' }], 'admin'],
-          [['events', 'PATCH', false, '99999999999999999999999', { title: 'x' }], 'admin'],
-          [['venues', 'DELETE', true, '..%2F..%2Fetc%2Fpasswd', null], 'admin'],
-          [['events', 'PATCH', false, '__FIRST__', { status: 'trash', title: 'Never stored' }], 'admin'],
-          [['events', 'PATCH', false, '__FIRST__', { start_date: '2027-02-30', title: 'Never stored' }], 'admin'],
-          [['events', 'PATCH', false, '__FIRST__', { categories: ['Never created category'], tags: [987654321] }], 'admin'],
-          [['events', 'PATCH', false, '__FIRST__', { venue: { venue: 'Never created venue' }, organizer: [{ organizer: 'Never created org' }, 987654321] }], 'admin'],
-          // Every field of spec §11 with a string above every length limit, as a partial update of a seeded item.
-          ...KINDS.flatMap((k) =>
-            fieldSweep(k, false, () => TOO_LONG).map((body) => [[k, 'PATCH', false, '__FIRST__', body], 'admin'] as [[Kind, string, boolean, string, Record<string, unknown> | null], Actor]),
-          ),
-        ] as Array<[[Kind, string, boolean, string, Record<string, unknown> | null], Actor]>).map(([[k, m, s, seg, b], who]) => {
-          // Placeholders resolved once the seed data exists.
-          const first = ids[k][0] ?? '1';
-          const body = b && b.parent === '__SELF__' ? { ...b, parent: Number(first) } : b;
-          return [[k, m, s, seg === '__FIRST__' ? first : seg, body], who];
-        }), 8_000),
+        params(
+          55,
+          (
+            [
+              [['events', 'PATCH', false, '__FIRST__', { title: '&lt;script&gt;alert(1)&lt;/script&gt;' }], 'admin'],
+              [['events', 'PUT', false, '__FIRST__', { venue: 987654321, title: 'Never stored' }], 'contributor'],
+              [['events', 'DELETE', false, '__FIRST__', null], 'contributor'],
+              [['venues', 'PATCH', false, '__FIRST__', { geo_lat: 1e308, venue: 'Never stored' }], 'admin'],
+              [['organizers', 'POST', false, '__FIRST__', { email: 'e'.repeat(256), organizer: 'Never stored' }], 'admin'],
+              [['categories', 'PATCH', false, '__FIRST__', { parent: '__SELF__', name: 'Never stored' }], 'admin'],
+              [['tags', 'PUT', false, '__FIRST__', { parent: 1, name: 'Never stored' }], 'admin'],
+              [['events', 'PATCH', false, '99999999999999999999999', { title: 'x' }], 'admin'],
+              [['venues', 'DELETE', true, '..%2F..%2Fetc%2Fpasswd', null], 'admin'],
+              [['events', 'PATCH', false, '__FIRST__', { status: 'trash', title: 'Never stored' }], 'admin'],
+              [['events', 'PATCH', false, '__FIRST__', { start_date: '2027-02-30', title: 'Never stored' }], 'admin'],
+              [['events', 'PATCH', false, '__FIRST__', { categories: ['Never created category'], tags: [987654321] }], 'admin'],
+              [
+                [
+                  'events',
+                  'PATCH',
+                  false,
+                  '__FIRST__',
+                  { venue: { venue: 'Never created venue' }, organizer: [{ organizer: 'Never created org' }, 987654321] },
+                ],
+                'admin',
+              ],
+              // Every field of spec §11 with a string above every length limit, as a partial update of a seeded item.
+              ...KINDS.flatMap((k) =>
+                fieldSweep(k, false, () => TOO_LONG).map(
+                  (body) =>
+                    [[k, 'PATCH', false, '__FIRST__', body], 'admin'] as [
+                      [Kind, string, boolean, string, Record<string, unknown> | null],
+                      Actor,
+                    ],
+                ),
+              ),
+            ] as Array<[[Kind, string, boolean, string, Record<string, unknown> | null], Actor]>
+          ).map(([[k, m, s, seg, b], who]) => {
+            // Placeholders resolved once the seed data exists.
+            const first = ids[k][0] ?? '1';
+            const body = b && b.parent === '__SELF__' ? { ...b, parent: Number(first) } : b;
+            return [[k, m, s, seg === '__FIRST__' ? first : seg, body], who];
+          }),
+          8_000,
+        ),
       );
     },
     TEST_TIMEOUT_MS,
@@ -394,13 +471,29 @@ describe('hostile input (property-based)', () => {
         }),
       );
       const payload = fc.oneof(
-        { weight: 3, arbitrary: fc.record({ body: fc.constantFrom(...MALFORMED_JSON), contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.api+json') }) },
-        { weight: 3, arbitrary: fc.record({ body: formBody, contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8') }) },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            body: fc.constantFrom(...MALFORMED_JSON),
+            contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.api+json'),
+          }),
+        },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            body: formBody,
+            contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8'),
+          }),
+        },
         { weight: 2, arbitrary: multipartBody },
         {
           weight: 2,
           arbitrary: fc.record({
-            body: fc.oneof(fc.constantFrom(...MALFORMED_JSON), formBody, kind.chain((k) => hostileBody(k)).map((b) => JSON.stringify(b))),
+            body: fc.oneof(
+              fc.constantFrom(...MALFORMED_JSON),
+              formBody,
+              kind.chain((k) => hostileBody(k)).map((b) => JSON.stringify(b)),
+            ),
             contentType: fc.constantFrom(...CONTENT_TYPES),
           }),
         },
@@ -421,14 +514,37 @@ describe('hostile input (property-based)', () => {
             { kinds: [k], items: item === null ? [] : [`${API}/${k}/${item}`] },
           );
         }),
-        params(50, [
-          [{ k: 'events', item: null, method: 'POST' }, { body: '{"title":', contentType: 'application/json' }, 'admin'],
-          [{ k: 'events', item: null, method: 'POST' }, { body: `{"a":${'['.repeat(5000)}`, contentType: 'application/json' }, 'anonymous'],
-          [{ k: 'categories', item: null, method: 'POST' }, { body: '__proto__[polluted]=yes&name[]=a&name[]=b', contentType: 'application/x-www-form-urlencoded' }, 'admin'],
-          [{ k: 'events', item: null, method: 'POST' }, { body: 'title=Form&start_date=2027-05-01&end_date=2027-05-01&venue[a][b][c][d][e][f][g]=1&organizer[999999]=x', contentType: 'application/x-www-form-urlencoded' }, 'admin'],
-          [{ k: 'venues', item: null, method: 'POST' }, { body: `venue=${'v'.repeat(1_100_000)}`, contentType: 'application/x-www-form-urlencoded' }, 'anonymous'],
-          [{ k: 'tags', item: null, method: 'POST' }, { body: '{"name":"x"}', contentType: 'multipart/form-data' }, 'admin'],
-        ], 6_000),
+        params(
+          50,
+          [
+            [{ k: 'events', item: null, method: 'POST' }, { body: '{"title":', contentType: 'application/json' }, 'admin'],
+            [
+              { k: 'events', item: null, method: 'POST' },
+              { body: `{"a":${'['.repeat(5000)}`, contentType: 'application/json' },
+              'anonymous',
+            ],
+            [
+              { k: 'categories', item: null, method: 'POST' },
+              { body: '__proto__[polluted]=yes&name[]=a&name[]=b', contentType: 'application/x-www-form-urlencoded' },
+              'admin',
+            ],
+            [
+              { k: 'events', item: null, method: 'POST' },
+              {
+                body: 'title=Form&start_date=2027-05-01&end_date=2027-05-01&venue[a][b][c][d][e][f][g]=1&organizer[999999]=x',
+                contentType: 'application/x-www-form-urlencoded',
+              },
+              'admin',
+            ],
+            [
+              { k: 'venues', item: null, method: 'POST' },
+              { body: `venue=${'v'.repeat(1_100_000)}`, contentType: 'application/x-www-form-urlencoded' },
+              'anonymous',
+            ],
+            [{ k: 'tags', item: null, method: 'POST' }, { body: '{"name":"x"}', contentType: 'multipart/form-data' }, 'admin'],
+          ],
+          6_000,
+        ),
       );
     },
     TEST_TIMEOUT_MS,
@@ -458,7 +574,11 @@ describe('hostile input (property-based)', () => {
           Host: fc.constantFrom('evil.example', 'evil.example:1', 'calendar.test', '[::1]', 'a'.repeat(300)),
           'X-Forwarded-For': fc.constantFrom('127.0.0.1, 10.0.0.1', "' OR 1=1 --", '::ffff:1.2.3.4', 'x'.repeat(500)),
           'X-Forwarded-Host': fc.constantFrom('evil.example', '<script>'),
-          'X-WP-Nonce': shortJunk.map((s) => Buffer.from(s, 'utf8').toString('latin1').replace(/[^\t\x20-\x7e\x80-\xff]/g, '?')),
+          'X-WP-Nonce': shortJunk.map((s) =>
+            Buffer.from(s, 'utf8')
+              .toString('latin1')
+              .replace(/[^\t\x20-\x7e\x80-\xff]/g, '?'),
+          ),
           Cookie: fc.constantFrom('wordpress_logged_in=admin', '__proto__=1', 'a=<script>'),
           Accept: fc.constantFrom('text/html', 'application/xml', '*/*', ';;;', 'application/json;q=0'),
           'Accept-Language': fc.constantFrom('de', 'xx-YY', '*', '<script>', 'en;q=abc'),
@@ -471,20 +591,40 @@ describe('hostile input (property-based)', () => {
           const query = _method === undefined ? '' : `?_method=${pct(_method)}`;
           for (const [name, value] of Object.entries(sent)) if (value === '') delete sent[name];
           await exercise(
-            { method, path: `${API}/${k}${item === null ? '' : `/${item}`}${query}`, headers: sent, body: body === null ? undefined : JSON.stringify(body) },
+            {
+              method,
+              path: `${API}/${k}${item === null ? '' : `/${item}`}${query}`,
+              headers: sent,
+              body: body === null ? undefined : JSON.stringify(body),
+            },
             { kinds: [k], items: item === null ? [] : [`${API}/${k}/${item}`] },
           );
         }),
-        params(50, [
-          [{ k: 'events', item: '__FIRST__', method: 'POST', body: null }, { 'X-HTTP-Method-Override': 'DELETE' }],
-          [{ k: 'events', item: '__FIRST__', method: 'GET', body: null }, { 'X-HTTP-Method-Override': 'DELETE', Authorization: admin }],
-          [{ k: 'venues', item: '__FIRST__', method: 'POST', body: { venue: 'Never' } }, { _method: 'DELETE', Authorization: BAD_AUTHORIZATIONS[8] }],
-          [{ k: 'events', item: null, method: 'GET', body: null }, { Authorization: `Basic ${Buffer.from("' OR 1=1 --:x").toString('base64')}` }],
-          [{ k: 'categories', item: null, method: 'POST', body: { name: 'Never' } }, { 'Content-Type': 'application/json; charset=utf-16le', Authorization: BAD_AUTHORIZATIONS[0] }],
-        ].map(([target, hdrs]) => {
-          const tg = target as { k: Kind; item: string | null };
-          return [{ ...tg, item: tg.item === '__FIRST__' ? ids[tg.k][0] : tg.item }, hdrs];
-        }) as never),
+        params(
+          50,
+          [
+            [{ k: 'events', item: '__FIRST__', method: 'POST', body: null }, { 'X-HTTP-Method-Override': 'DELETE' }],
+            [
+              { k: 'events', item: '__FIRST__', method: 'GET', body: null },
+              { 'X-HTTP-Method-Override': 'DELETE', Authorization: admin },
+            ],
+            [
+              { k: 'venues', item: '__FIRST__', method: 'POST', body: { venue: 'Never' } },
+              { _method: 'DELETE', Authorization: BAD_AUTHORIZATIONS[8] },
+            ],
+            [
+              { k: 'events', item: null, method: 'GET', body: null },
+              { Authorization: `Basic ${Buffer.from("' OR 1=1 --:x").toString('base64')}` },
+            ],
+            [
+              { k: 'categories', item: null, method: 'POST', body: { name: 'Never' } },
+              { 'Content-Type': 'application/json; charset=utf-16le', Authorization: BAD_AUTHORIZATIONS[0] },
+            ],
+          ].map(([target, hdrs]) => {
+            const tg = target as { k: Kind; item: string | null };
+            return [{ ...tg, item: tg.item === '__FIRST__' ? ids[tg.k][0] : tg.item }, hdrs];
+          }) as never,
+        ),
       );
     },
     TEST_TIMEOUT_MS,

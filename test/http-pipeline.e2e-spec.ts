@@ -15,7 +15,11 @@ const BAD_PASSWORD = basic({ login: ADMIN.login, password: 'definitely-wrong' })
 const UNKNOWN_USER = basic({ login: 'nobody-at-all', password: 'definitely-wrong' });
 const STARTUP_MS = 60_000;
 
-const list = (header: string | undefined) => (header ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+const list = (header: string | undefined) =>
+  (header ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 /** Every error answer: `{code, message, data: {status}}` with `data.status` equal to the HTTP status (spec §12.1). */
 function expectError(res: Response, status: number, code: string): void {
@@ -111,7 +115,11 @@ describe('HTTP pipeline', () => {
         expect(res.status).toBe(200);
         expect(res.body.id).toBe(categoryId);
         expect(res.body.urls.self).toBe(`${PUBLIC_URL}${API}/categories/${categoryId}`);
-        const updated = await t.http().patch(`${API}/categories/0${categoryId}`).set('Authorization', admin).send({ description: 'zero-padded' });
+        const updated = await t
+          .http()
+          .patch(`${API}/categories/0${categoryId}`)
+          .set('Authorization', admin)
+          .send({ description: 'zero-padded' });
         expect(updated.status).toBe(200);
         expect(updated.body.id).toBe(categoryId);
         const tag = await t.http().get(`${API}/tags/000${tagId}`);
@@ -130,7 +138,15 @@ describe('HTTP pipeline', () => {
       });
 
       it('answers a non-numeric id with 404 rest_no_route', async () => {
-        for (const path of ['categories/abc', 'categories/1a', 'categories/-1', 'categories/1.5', 'categories/%20', 'tags/x1', 'categories/by-slug/foo']) {
+        for (const path of [
+          'categories/abc',
+          'categories/1a',
+          'categories/-1',
+          'categories/1.5',
+          'categories/%20',
+          'tags/x1',
+          'categories/by-slug/foo',
+        ]) {
           const res = await t.http().get(`${API}/${path}`);
           expectError(res, 404, 'rest_no_route');
           expect(res.headers.allow).toBeUndefined();
@@ -308,28 +324,63 @@ describe('HTTP pipeline', () => {
 
       it('handles POST with X-HTTP-Method-Override as that method', async () => {
         const { body } = await createCategory('Header override');
-        const patched = await t.http().post(`${API}/categories/${body.id}`).set('Authorization', admin).set('X-HTTP-Method-Override', 'PATCH').send({ description: 'patched' });
+        const patched = await t
+          .http()
+          .post(`${API}/categories/${body.id}`)
+          .set('Authorization', admin)
+          .set('X-HTTP-Method-Override', 'PATCH')
+          .send({ description: 'patched' });
         expect(patched.status).toBe(200);
         expect(patched.body.description).toBe('patched');
-        const removed = await t.http().post(`${API}/categories/${body.id}`).set('Authorization', admin).set('X-HTTP-Method-Override', 'delete');
+        const removed = await t
+          .http()
+          .post(`${API}/categories/${body.id}`)
+          .set('Authorization', admin)
+          .set('X-HTTP-Method-Override', 'delete');
         expect(removed.status).toBe(200);
         expect((await t.http().get(`${API}/categories/${body.id}`)).status).toBe(400);
       });
 
       it('routes the overridden method: PATCH, PUT or DELETE on a collection is no route', async () => {
-        expectError(await t.http().post(`${API}/categories`).set('Authorization', admin).set('X-HTTP-Method-Override', 'PATCH').send({ name: 'Never patched' }), 404, 'rest_no_route');
-        expectError(await t.http().post(`${API}/categories?_method=PUT`).set('Authorization', admin).send({ name: 'Never put' }), 404, 'rest_no_route');
+        expectError(
+          await t
+            .http()
+            .post(`${API}/categories`)
+            .set('Authorization', admin)
+            .set('X-HTTP-Method-Override', 'PATCH')
+            .send({ name: 'Never patched' }),
+          404,
+          'rest_no_route',
+        );
+        expectError(
+          await t.http().post(`${API}/categories?_method=PUT`).set('Authorization', admin).send({ name: 'Never put' }),
+          404,
+          'rest_no_route',
+        );
         expectError(await t.http().post(`${API}/tags?_method=DELETE`).set('Authorization', admin), 404, 'rest_no_route');
         const none = await t.http().get(`${API}/categories?hide_empty=0&search=never`);
         expect(none.body.total).toBe(0);
       });
 
       it('ignores override values other than PUT, PATCH and DELETE', async () => {
-        const viaQuery = await t.http().post(`${API}/categories?_method=GET`).set('Authorization', admin).send({ name: 'Override GET ignored' });
+        const viaQuery = await t
+          .http()
+          .post(`${API}/categories?_method=GET`)
+          .set('Authorization', admin)
+          .send({ name: 'Override GET ignored' });
         expect(viaQuery.status).toBe(201);
-        const viaHeader = await t.http().post(`${API}/categories`).set('Authorization', admin).set('X-HTTP-Method-Override', 'HEAD').send({ name: 'Override HEAD ignored' });
+        const viaHeader = await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Authorization', admin)
+          .set('X-HTTP-Method-Override', 'HEAD')
+          .send({ name: 'Override HEAD ignored' });
         expect(viaHeader.status).toBe(201);
-        const options = await t.http().post(`${API}/categories?_method=OPTIONS`).set('Authorization', admin).send({ name: 'Override OPTIONS ignored' });
+        const options = await t
+          .http()
+          .post(`${API}/categories?_method=OPTIONS`)
+          .set('Authorization', admin)
+          .send({ name: 'Override OPTIONS ignored' });
         expect(options.status).toBe(201);
       });
 
@@ -337,14 +388,26 @@ describe('HTTP pipeline', () => {
         const { body } = await createCategory('Override ignored');
         const get = await t.http().get(`${API}/categories/${body.id}?_method=DELETE`).set('Authorization', admin);
         expect(get.status).toBe(200);
-        const getHeader = await t.http().get(`${API}/categories/${body.id}`).set('Authorization', admin).set('X-HTTP-Method-Override', 'DELETE');
+        const getHeader = await t
+          .http()
+          .get(`${API}/categories/${body.id}`)
+          .set('Authorization', admin)
+          .set('X-HTTP-Method-Override', 'DELETE');
         expect(getHeader.status).toBe(200);
         expect(getHeader.body._links).toBeDefined();
-        const put = await t.http().put(`${API}/categories/${body.id}?_method=DELETE`).set('Authorization', admin).send({ description: 'still here' });
+        const put = await t
+          .http()
+          .put(`${API}/categories/${body.id}?_method=DELETE`)
+          .set('Authorization', admin)
+          .send({ description: 'still here' });
         expect(put.status).toBe(200);
         expect(put.body.description).toBe('still here');
         expect((await t.http().get(`${API}/categories/${body.id}`)).status).toBe(200);
-        const del = await t.http().delete(`${API}/categories/${body.id}`).set('Authorization', admin).set('X-HTTP-Method-Override', 'PATCH');
+        const del = await t
+          .http()
+          .delete(`${API}/categories/${body.id}`)
+          .set('Authorization', admin)
+          .set('X-HTTP-Method-Override', 'PATCH');
         expect(del.status).toBe(200);
         expect((await t.http().get(`${API}/categories/${body.id}`)).status).toBe(400);
       });
@@ -430,7 +493,11 @@ describe('HTTP pipeline', () => {
       });
 
       it('refuses invalid JSON on updates too', async () => {
-        const res = t.http().patch(`${API}/tags/${tagId}`).set('Authorization', admin).set('Content-Type', 'application/json; charset=utf-8');
+        const res = t
+          .http()
+          .patch(`${API}/tags/${tagId}`)
+          .set('Authorization', admin)
+          .set('Content-Type', 'application/json; charset=utf-8');
         expectError(await res.send('{"description": }'), 400, 'rest_invalid_json');
       });
 
@@ -482,7 +549,8 @@ describe('HTTP pipeline', () => {
         expect(query.body.categories.map((x: { id: number }) => x.id)).toEqual([c, a, b]);
         const indexed = await t.http().get(`${API}/categories?hide_empty=0&orderby=include&include[0]=${b}&include[1]=${c}`);
         expect(indexed.body.categories.map((x: { id: number }) => x.id)).toEqual([b, c]);
-        const formBody = await t.http()
+        const formBody = await t
+          .http()
           .get(`${API}/categories`)
           .set('Content-Type', 'application/x-www-form-urlencoded')
           .send(`hide_empty=0&orderby=include&include[]=${b}&include[]=${a}`);
@@ -512,18 +580,27 @@ describe('HTTP pipeline', () => {
       });
 
       it('lets the body win over the query string and the path id win over both', async () => {
-        const res = await t.http().post(`${API}/categories?name=From+query&description=From+query`).set('Authorization', admin).send({ name: 'From body' });
+        const res = await t
+          .http()
+          .post(`${API}/categories?name=From+query&description=From+query`)
+          .set('Authorization', admin)
+          .send({ name: 'From body' });
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({ name: 'From body', description: 'From query' });
         const other = (await createCategory('Path wins other')).body.id;
-        const update = await t.http().patch(`${API}/categories/${res.body.id}?id=${other}`).set('Authorization', admin).send({ id: other, description: 'path wins' });
+        const update = await t
+          .http()
+          .patch(`${API}/categories/${res.body.id}?id=${other}`)
+          .set('Authorization', admin)
+          .send({ id: other, description: 'path wins' });
         expect(update.status).toBe(200);
         expect(update.body.id).toBe(res.body.id);
         expect((await t.http().get(`${API}/categories/${other}`)).body.description).toBe('');
       });
 
       it('reads multipart fields and ignores files', async () => {
-        const res = await t.http()
+        const res = await t
+          .http()
           .post(`${API}/categories`)
           .set('Authorization', admin)
           .field('name', 'Multipart category')
@@ -531,7 +608,11 @@ describe('HTTP pipeline', () => {
           .attach('slug', Buffer.from('file-slug'), 'slug.txt');
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({ name: 'Multipart category', description: 'From a multipart form', slug: 'multipart-category' });
-        const onlyFile = await t.http().post(`${API}/categories`).set('Authorization', admin).attach('name', Buffer.from('File name'), 'name.txt');
+        const onlyFile = await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Authorization', admin)
+          .attach('name', Buffer.from('File name'), 'name.txt');
         expectError(onlyFile, 400, 'rest_missing_callback_param');
         const bracket = await t.http().post(`${API}/categories`).set('Authorization', admin).field('name[x]', 'Nested');
         expectError(bracket, 400, 'rest_invalid_param');
@@ -552,7 +633,12 @@ describe('HTTP pipeline', () => {
       });
 
       it('checks credentials before the JSON body', async () => {
-        const res = await t.http().post(`${API}/categories`).set('Authorization', BAD_PASSWORD).set('Content-Type', 'application/json').send('{bad json');
+        const res = await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Authorization', BAD_PASSWORD)
+          .set('Content-Type', 'application/json')
+          .send('{bad json');
         expectError(res, 401, 'incorrect_password');
         expect(res.headers.allow).toBeUndefined();
       });
@@ -560,7 +646,12 @@ describe('HTTP pipeline', () => {
       it('checks the route before the JSON body', async () => {
         const unknown = await t.http().post(`${API}/nope`).set('Content-Type', 'application/json').send('{bad json');
         expectError(unknown, 404, 'rest_no_route');
-        const method = await t.http().put(`${API}/categories`).set('Authorization', admin).set('Content-Type', 'application/json').send('[1]');
+        const method = await t
+          .http()
+          .put(`${API}/categories`)
+          .set('Authorization', admin)
+          .set('Content-Type', 'application/json')
+          .send('[1]');
         expectError(method, 404, 'rest_no_route');
         const outside = await t.http().post('/foo').set('Content-Type', 'application/json').send('nope');
         expectError(outside, 404, 'rest_no_route');
@@ -586,16 +677,33 @@ describe('HTTP pipeline', () => {
       const cases = (): Array<[string, () => Promise<Response>, 'auth' | 'anon']> => [
         ['list 200', () => t.http().get(`${API}/categories?hide_empty=0`), 'anon'],
         ['single 200', () => t.http().get(`${API}/tags/${tagId}`), 'anon'],
-        ['create 201', () => t.http().post(`${API}/tags`).set('Authorization', admin).send({ name: `Header tag ${Date.now()}` }), 'auth'],
+        [
+          'create 201',
+          () =>
+            t
+              .http()
+              .post(`${API}/tags`)
+              .set('Authorization', admin)
+              .send({ name: `Header tag ${Date.now()}` }),
+          'auth',
+        ],
         ['update 200', () => t.http().patch(`${API}/tags/${tagId}`).set('Authorization', admin).send({ description: 'headers' }), 'auth'],
         ['invalid 400', () => t.http().get(`${API}/categories?order=sideways`), 'anon'],
         ['authenticated 400', () => t.http().get(`${API}/categories/987654`).set('Authorization', basic(subscriber)), 'auth'],
         ['anonymous 401', () => t.http().post(`${API}/categories`).send({ name: 'Anonymous header' }), 'anon'],
         ['bad credentials 401', () => t.http().get(`${API}/categories`).set('Authorization', BAD_PASSWORD), 'anon'],
-        ['forbidden 403', () => t.http().post(`${API}/categories`).set('Authorization', basic(contributor)).send({ name: 'Contributor header' }), 'auth'],
+        [
+          'forbidden 403',
+          () => t.http().post(`${API}/categories`).set('Authorization', basic(contributor)).send({ name: 'Contributor header' }),
+          'auth',
+        ],
         ['no route 404', () => t.http().get(`${API}/nope`), 'anon'],
         ['outside root 404', () => t.http().get('/somewhere/else'), 'anon'],
-        ['invalid json 400', () => t.http().post(`${API}/tags`).set('Authorization', admin).set('Content-Type', 'application/json').send('{'), 'auth'],
+        [
+          'invalid json 400',
+          () => t.http().post(`${API}/tags`).set('Authorization', admin).set('Content-Type', 'application/json').send('{'),
+          'auth',
+        ],
         ['HEAD 200', () => t.http().head(`${API}/tags?hide_empty=0`), 'anon'],
         ['OPTIONS 200', () => t.http().options(`${API}/tags`), 'anon'],
         ['authenticated OPTIONS 200', () => t.http().options(`${API}/tags`).set('Authorization', basic(editor)), 'auth'],
@@ -668,7 +776,8 @@ describe('HTTP pipeline', () => {
       });
 
       it('answers a preflight with the route entry and the allow-methods, allow-headers and max-age', async () => {
-        const res = await t.http()
+        const res = await t
+          .http()
           .options(`${API}/categories`)
           .set('Origin', origin)
           .set('Access-Control-Request-Method', 'POST')
@@ -768,10 +877,22 @@ describe('HTTP pipeline', () => {
         expectError(await t.http().get(`${API}/categories`).set('Authorization', UNKNOWN_USER), 401, 'invalid_username');
         expectError(await t.http().post(`${API}/tags`).send({ name: 'x' }), 401, 'rest_forbidden');
         expectError(await t.http().post(`${API}/tags`).set('Authorization', basic(subscriber)).send({ name: 'x' }), 403, 'rest_forbidden');
-        expectError(await t.http().post(`${API}/tags`).set('Authorization', admin).set('Content-Type', 'application/json').send('[]'), 400, 'rest_invalid_json');
-        expectError(await t.http().post(`${API}/tags`).set('Authorization', admin).send({ name: 'x', parent: 1 }), 400, 'rest_taxonomy_not_hierarchical');
+        expectError(
+          await t.http().post(`${API}/tags`).set('Authorization', admin).set('Content-Type', 'application/json').send('[]'),
+          400,
+          'rest_invalid_json',
+        );
+        expectError(
+          await t.http().post(`${API}/tags`).set('Authorization', admin).send({ name: 'x', parent: 1 }),
+          400,
+          'rest_taxonomy_not_hierarchical',
+        );
         const missing = await t.http().post(`${API}/tags`).set('Authorization', admin).send({});
-        expect(missing.body).toEqual({ code: 'rest_missing_callback_param', message: expect.any(String), data: { status: 400, params: ['name'] } });
+        expect(missing.body).toEqual({
+          code: 'rest_missing_callback_param',
+          message: expect.any(String),
+          data: { status: 400, params: ['name'] },
+        });
         const invalid = await t.http().get(`${API}/tags?page=0`);
         expect(invalid.body).toEqual({
           code: 'rest_invalid_param',
@@ -807,7 +928,12 @@ describe('HTTP pipeline', () => {
         const longSearch = await t.http().get(`${API}/categories?search=${'x'.repeat(501)}`);
         expectError(longSearch, 400, 'rest_invalid_param');
         expect(Object.keys(longSearch.body.data.params)).toEqual(['search']);
-        for (const body of [{ name: { nested: 'x' } }, { name: ['a', 'b'] }, { name: 'ok', slug: { a: 1 } }, { name: 'ok', description: 12 }]) {
+        for (const body of [
+          { name: { nested: 'x' } },
+          { name: ['a', 'b'] },
+          { name: 'ok', slug: { a: 1 } },
+          { name: 'ok', description: 12 },
+        ]) {
           const res = await t.http().post(`${API}/categories`).set('Authorization', admin).send(body);
           expect({ body, status: res.status < 500 }).toEqual({ body, status: true });
         }
@@ -839,7 +965,17 @@ describe('HTTP pipeline', () => {
       it('answers GET {base}/ with the API index', async () => {
         const res = await t.http().get(`${ROOT}/`);
         expect(res.status).toBe(200);
-        expect(Object.keys(res.body)).toEqual(['name', 'description', 'url', 'home', 'gmt_offset', 'timezone_string', 'namespaces', 'routes', '_links']);
+        expect(Object.keys(res.body)).toEqual([
+          'name',
+          'description',
+          'url',
+          'home',
+          'gmt_offset',
+          'timezone_string',
+          'namespaces',
+          'routes',
+          '_links',
+        ]);
         expect(res.body).toEqual({
           name: 'Events',
           description: '',
@@ -883,7 +1019,9 @@ describe('HTTP pipeline', () => {
     };
 
     it('refuses a body above the limit with 413 rest_payload_too_large', async () => {
-      expectTooLarge(await t.http().post(`${API}/categories`).set('Authorization', admin).set('Content-Type', 'application/json').send(oversized));
+      expectTooLarge(
+        await t.http().post(`${API}/categories`).set('Authorization', admin).set('Content-Type', 'application/json').send(oversized),
+      );
       const none = await t.http().get(`${API}/categories?hide_empty=0`);
       expect(none.body.total).toBe(0);
     });
@@ -896,24 +1034,58 @@ describe('HTTP pipeline', () => {
       expect(res.status).toBe(201);
       const over = JSON.stringify({ name: 'Exact 2', description: 'y'.repeat(LIMIT - base.length) });
       expect(Buffer.byteLength(over)).toBe(LIMIT + 2);
-      expectTooLarge(await t.http().post(`${API}/categories`).set('Authorization', admin).set('Content-Type', 'application/json').send(over));
+      expectTooLarge(
+        await t.http().post(`${API}/categories`).set('Authorization', admin).set('Content-Type', 'application/json').send(over),
+      );
     });
 
     it('checks the body size before credentials, route, JSON parsing and permission', async () => {
-      expectTooLarge(await t.http().post(`${API}/categories`).set('Authorization', BAD_PASSWORD).set('Content-Type', 'application/json').send(oversized));
-      expectTooLarge(await t.http().post(`${API}/categories`).set('Authorization', UNKNOWN_USER).set('Content-Type', 'application/json').send(oversized));
+      expectTooLarge(
+        await t.http().post(`${API}/categories`).set('Authorization', BAD_PASSWORD).set('Content-Type', 'application/json').send(oversized),
+      );
+      expectTooLarge(
+        await t.http().post(`${API}/categories`).set('Authorization', UNKNOWN_USER).set('Content-Type', 'application/json').send(oversized),
+      );
       expectTooLarge(await t.http().post(`${API}/nope`).set('Content-Type', 'application/json').send(oversized));
       expectTooLarge(await t.http().post('/outside').set('Content-Type', 'application/json').send(oversized));
       expectTooLarge(await t.http().put(`${API}/categories`).set('Content-Type', 'application/json').send(oversized));
-      expectTooLarge(await t.http().post(`${API}/categories`).set('Content-Type', 'application/json').send(`{${'x'.repeat(LIMIT)}`));
+      expectTooLarge(
+        await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Content-Type', 'application/json')
+          .send(`{${'x'.repeat(LIMIT)}`),
+      );
       expectTooLarge(await t.http().post(`${API}/categories`).set('Content-Type', 'application/json').send(oversized));
     });
 
     it('limits every body type and every method', async () => {
-      expectTooLarge(await t.http().post(`${API}/tags`).set('Authorization', admin).type('form').send(`name=Form&description=${'x'.repeat(LIMIT)}`));
-      expectTooLarge(await t.http().post(`${API}/tags`).set('Authorization', admin).field('name', 'Multipart').field('description', 'x'.repeat(LIMIT)));
-      expectTooLarge(await t.http().post(`${API}/tags`).set('Authorization', admin).set('Content-Type', 'text/plain').send('x'.repeat(LIMIT + 1)));
-      expectTooLarge(await t.http().get(`${API}/categories`).set('Content-Type', 'text/plain').send('x'.repeat(LIMIT + 1)));
+      expectTooLarge(
+        await t
+          .http()
+          .post(`${API}/tags`)
+          .set('Authorization', admin)
+          .type('form')
+          .send(`name=Form&description=${'x'.repeat(LIMIT)}`),
+      );
+      expectTooLarge(
+        await t.http().post(`${API}/tags`).set('Authorization', admin).field('name', 'Multipart').field('description', 'x'.repeat(LIMIT)),
+      );
+      expectTooLarge(
+        await t
+          .http()
+          .post(`${API}/tags`)
+          .set('Authorization', admin)
+          .set('Content-Type', 'text/plain')
+          .send('x'.repeat(LIMIT + 1)),
+      );
+      expectTooLarge(
+        await t
+          .http()
+          .get(`${API}/categories`)
+          .set('Content-Type', 'text/plain')
+          .send('x'.repeat(LIMIT + 1)),
+      );
     });
 
     /** Sends a chunked body (no Content-Length) through a real socket. */
@@ -923,7 +1095,13 @@ describe('HTTP pipeline', () => {
       const { port } = server.address() as AddressInfo;
       return new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: `${API}/categories`, headers: { 'Content-Type': 'application/json', Authorization: admin } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: `${API}/categories`,
+            headers: { 'Content-Type': 'application/json', Authorization: admin },
+          },
           (res) => {
             let body = '';
             res.setEncoding('utf8');
@@ -976,20 +1154,33 @@ describe('HTTP pipeline', () => {
         expectNoCors(res);
         expect(list(res.headers.vary).map((v) => v.toLowerCase())).toContain('origin');
       }
-      const write = await t.http().post(`${API}/categories`).set('Origin', 'https://evil.example').set('Authorization', basic(ADMIN)).send({ name: 'Cross origin' });
+      const write = await t
+        .http()
+        .post(`${API}/categories`)
+        .set('Origin', 'https://evil.example')
+        .set('Authorization', basic(ADMIN))
+        .send({ name: 'Cross origin' });
       expect(write.status).toBe(201);
       expectNoCors(write);
     });
 
     it('answers a preflight from another origin without Access-Control headers', async () => {
-      const res = await t.http().options(`${API}/categories`).set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
+      const res = await t
+        .http()
+        .options(`${API}/categories`)
+        .set('Origin', 'https://evil.example')
+        .set('Access-Control-Request-Method', 'POST');
       expect(res.status).toBe(200);
       expect(res.body.methods).toEqual(['GET', 'POST']);
       expectNoCors(res);
     });
 
     it('answers a preflight from a listed origin with the CORS headers', async () => {
-      const res = await t.http().options(`${API}/categories`).set('Origin', 'https://ok.example').set('Access-Control-Request-Method', 'POST');
+      const res = await t
+        .http()
+        .options(`${API}/categories`)
+        .set('Origin', 'https://ok.example')
+        .set('Access-Control-Request-Method', 'POST');
       expect(res.status).toBe(200);
       expect(res.headers['access-control-allow-origin']).toBe('https://ok.example');
       expect(list(res.headers['access-control-allow-methods'])).toEqual(ALLOW_METHODS);
@@ -1021,8 +1212,14 @@ describe('HTTP pipeline', () => {
       ]) {
         const res = await send();
         expect(res.status).toBe(500);
-        expect(res.body).toEqual({ code: 'internal_server_error', message: 'The server could not complete the request.', data: { status: 500 } });
-        expect(res.text).not.toMatch(/tags_gone|no such table|doesn't exist|sqlite|select |insert |QueryFailed|TypeORM|Error:|\sat\s|\/work\/|node_modules|\.ts\b/i);
+        expect(res.body).toEqual({
+          code: 'internal_server_error',
+          message: 'The server could not complete the request.',
+          data: { status: 500 },
+        });
+        expect(res.text).not.toMatch(
+          /tags_gone|no such table|doesn't exist|sqlite|select |insert |QueryFailed|TypeORM|Error:|\sat\s|\/work\/|node_modules|\.ts\b/i,
+        );
         expect(res.text).not.toMatch(/\bER_[A-Z_]+|SQLITE_[A-Z_]+/);
         expectCommonHeaders(res);
       }
@@ -1037,7 +1234,12 @@ describe('HTTP pipeline', () => {
     const admin = basic(ADMIN);
 
     beforeAll(async () => {
-      t = await startTestApp({ PUBLIC_URL: `${CAL_URL}/`, SITE_TIMEZONE: 'Asia/Kolkata', SITE_NAME: 'Harbour Events', SITE_DESCRIPTION: 'Things to do' });
+      t = await startTestApp({
+        PUBLIC_URL: `${CAL_URL}/`,
+        SITE_TIMEZONE: 'Asia/Kolkata',
+        SITE_NAME: 'Harbour Events',
+        SITE_DESCRIPTION: 'Things to do',
+      });
     }, STARTUP_MS);
     afterAll(() => t.close());
 
@@ -1098,7 +1300,11 @@ describe('HTTP pipeline', () => {
     });
 
     it('accepts query-style addressing with and without the prefix', async () => {
-      for (const path of [`/cal/?rest_route=/${NS}/categories&hide_empty=0`, `/?rest_route=/${NS}/categories&hide_empty=0`, `/cal/index.php?rest_route=/${NS}/categories&hide_empty=0`]) {
+      for (const path of [
+        `/cal/?rest_route=/${NS}/categories&hide_empty=0`,
+        `/?rest_route=/${NS}/categories&hide_empty=0`,
+        `/cal/index.php?rest_route=/${NS}/categories&hide_empty=0`,
+      ]) {
         const res = await t.http().get(path);
         expect(res.status).toBe(200);
         expect(res.body.rest_url).toBe(`${CAL_URL}${API}/categories/?page=1&per_page=6&hide_empty=0`);
@@ -1106,7 +1312,14 @@ describe('HTTP pipeline', () => {
     });
 
     it('answers paths outside both forms with 404 rest_no_route', async () => {
-      for (const path of [`/calx${API}/categories`, `/other${API}/categories`, `/cal/cal${API}/categories`, '/cal', '/cal/', `/cal/en${API}/categories`]) {
+      for (const path of [
+        `/calx${API}/categories`,
+        `/other${API}/categories`,
+        `/cal/cal${API}/categories`,
+        '/cal',
+        '/cal/',
+        `/cal/en${API}/categories`,
+      ]) {
         const res = await t.http().get(path);
         expectError(res, 404, 'rest_no_route');
         expectCommonHeaders(res, `${CAL_URL}${ROOT}`);

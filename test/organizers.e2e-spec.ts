@@ -8,8 +8,24 @@ const O = `${API}/organizers`;
 const V = `${API}/venues`;
 const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const FULL_KEYS = [
-  'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'excerpt', 'slug', 'image',
-  'phone', 'website', 'email', 'global_id', 'global_id_lineage',
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'organizer',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'phone',
+  'website',
+  'email',
+  'global_id',
+  'global_id_lineage',
 ];
 const withJsonLd = (keys: string[]) => {
   const result = [...keys];
@@ -34,20 +50,28 @@ function expectCode(res: Response, status: number, code: string): void {
 
 /** Request helpers bound to one app; `auth` null or absent on reads means anonymous. */
 function client(getApp: () => TestApp) {
-  const withAuth = <T extends { set: (name: string, value: string) => T }>(req: T, auth?: string | null): T => (auth ? req.set('Authorization', auth) : req);
+  const withAuth = <T extends { set: (name: string, value: string) => T }>(req: T, auth?: string | null): T =>
+    auth ? req.set('Authorization', auth) : req;
   return {
     create: (body: Record<string, unknown>, auth: string | null = admin) => withAuth(getApp().http().post(O), auth).send(body),
     read: (path: string | number, auth?: string | null) => withAuth(getApp().http().get(`${O}/${path}`), auth),
     update: (path: string | number, body: Record<string, unknown>, auth: string | null = admin, method: Method = 'patch') =>
       withAuth(getApp().http()[method](`${O}/${path}`), auth).send(body),
     trash: (path: string | number, auth: string | null = admin) => withAuth(getApp().http().delete(`${O}/${path}`), auth),
-    list: (query = '', auth?: string | null) => withAuth(getApp().http().get(`${O}${query ? `?${query}` : ''}`), auth),
+    list: (query = '', auth?: string | null) =>
+      withAuth(
+        getApp()
+          .http()
+          .get(`${O}${query ? `?${query}` : ''}`),
+        auth,
+      ),
   };
 }
 
 /** The ids of a list answer, failing with the answer itself when it is not a 200 list. */
 function ids(res: Response): number[] {
-  if (res.status !== 200 || !Array.isArray(res.body.organizers)) throw new Error(`expected a 200 list, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !Array.isArray(res.body.organizers))
+    throw new Error(`expected a 200 list, got ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.organizers.map((item: { id: number }) => item.id);
 }
 
@@ -89,7 +113,11 @@ describe('organizers', () => {
       const event = await seedEvent(t, {});
       let categoryId = 0;
       while (categoryId <= event.id) {
-        const category = await t.http().post(`${API}/categories`).set('Authorization', admin).send({ name: `Wrong kind ${categoryId}` });
+        const category = await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Authorization', admin)
+          .send({ name: `Wrong kind ${categoryId}` });
         expect(category.status).toBe(201);
         categoryId = category.body.id;
       }
@@ -101,7 +129,8 @@ describe('organizers', () => {
       }
       expectInvalid(await read(`by-slug/${venue.body.slug}`), ['slug']);
       expectInvalid(await read('by-slug/no-such-organizer'), ['slug']);
-      for (const method of ['post', 'put', 'patch'] as const) expectInvalid(await update('by-slug/no-such-organizer', { phone: '1' }, admin, method), ['slug']);
+      for (const method of ['post', 'put', 'patch'] as const)
+        expectInvalid(await update('by-slug/no-such-organizer', { phone: '1' }, admin, method), ['slug']);
       expectInvalid(await trash('by-slug/no-such-organizer'), ['slug']);
       expect((await t.http().get(`${V}/${venue.body.id}`)).body.status).toBe('publish');
     });
@@ -156,11 +185,36 @@ describe('organizers', () => {
     it('omits empty fields and the image when there is none, and has no show_map keys', async () => {
       const res = await create({ organizer: 'Bare Organizer' });
       expect(Object.keys(res.body)).toEqual([
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'slug',
+        'global_id',
+        'global_id_lineage',
       ]);
       expect(res.body.author).toBe('1');
       const single = await read(res.body.id);
-      expect(Object.keys(single.body)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'json_ld', 'global_id', 'global_id_lineage']);
+      expect(Object.keys(single.body)).toEqual([
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'slug',
+        'json_ld',
+        'global_id',
+        'global_id_lineage',
+      ]);
     });
 
     it('uses the url form that matches the status (§8.1)', async () => {
@@ -232,7 +286,9 @@ describe('organizers', () => {
       expect((await create({ organizer: 'Image Org Three', image: first.body.image.id })).body.image).toEqual(first.body.image);
       const removed = await update(first.body.id, { image: null });
       expect(removed.body).not.toHaveProperty('image');
-      expectInvalid(await create({ organizer: 'Image Org Contributor', image: 'https://img.example/unseen.gif' }, basic(contributor)), ['image']);
+      expectInvalid(await create({ organizer: 'Image Org Contributor', image: 'https://img.example/unseen.gif' }, basic(contributor)), [
+        'image',
+      ]);
       expectInvalid(await create({ organizer: 'Image Org Not Image', image: first.body.id }), ['image']);
     });
   });
@@ -241,7 +297,11 @@ describe('organizers', () => {
     it('requires the name', async () => {
       const res = await create({ email: 'nameless@example.com' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ code: 'rest_missing_callback_param', message: expect.any(String), data: { status: 400, params: ['organizer'] } });
+      expect(res.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: expect.any(String),
+        data: { status: 400, params: ['organizer'] },
+      });
     });
 
     it('applies the name rules on create: not empty, not null, at most 1000 characters (§7.4, §7.6)', async () => {
@@ -306,22 +366,35 @@ describe('organizers', () => {
       ['pending', 'pending', 'pending'],
     ];
 
-    it.each(cases)('status %s on create → %s for publishers, %s for contributors', async (requested, publisherStatus, contributorStatus) => {
-      const body = (label: string) => ({ organizer: `Org status ${requested ?? 'none'} ${label}`, ...(requested ? { status: requested } : {}) });
-      for (const [label, auth] of [['admin', admin], ['editor', basic(editor)], ['author', basic(author)]] as const) {
-        expect((await create(body(label), auth)).body.status).toBe(publisherStatus);
-      }
-      const res = await create(body('contributor'), basic(contributor));
-      expect(res.status).toBe(201);
-      expect(res.body.status).toBe(contributorStatus);
-    });
+    it.each(cases)(
+      'status %s on create → %s for publishers, %s for contributors',
+      async (requested, publisherStatus, contributorStatus) => {
+        const body = (label: string) => ({
+          organizer: `Org status ${requested ?? 'none'} ${label}`,
+          ...(requested ? { status: requested } : {}),
+        });
+        for (const [label, auth] of [
+          ['admin', admin],
+          ['editor', basic(editor)],
+          ['author', basic(author)],
+        ] as const) {
+          expect((await create(body(label), auth)).body.status).toBe(publisherStatus);
+        }
+        const res = await create(body('contributor'), basic(contributor));
+        expect(res.status).toBe(201);
+        expect(res.body.status).toBe(contributorStatus);
+      },
+    );
 
     it('schedules with a future date, publishes a past future, and keeps the status on updates without one', async () => {
       expect((await create({ organizer: 'Org Scheduled', date: '2099-05-05 05:05:05' }, basic(author))).body.status).toBe('future');
       expect((await create({ organizer: 'Org Future Dated', status: 'future', date: '2099-05-05 05:05:05' })).body.status).toBe('future');
       const past = await create({ organizer: 'Org Past Future', status: 'future', date: '2002-02-02 02:02:02' });
       expect(past.body).toMatchObject({ status: 'publish', date: '2002-02-02 02:02:02' });
-      expect((await create({ organizer: 'Org Contributor Future', status: 'future', date: '2099-05-05 05:05:05' }, basic(contributor))).body.status).toBe('pending');
+      expect(
+        (await create({ organizer: 'Org Contributor Future', status: 'future', date: '2099-05-05 05:05:05' }, basic(contributor))).body
+          .status,
+      ).toBe('pending');
       const draft = await create({ organizer: 'Org Keep Draft', status: 'draft' }, basic(author));
       expect((await update(draft.body.id, { phone: '42' }, basic(author))).body.status).toBe('draft');
       const pending = await create({ organizer: 'Org Keep Pending', status: 'pending' }, basic(contributor));
@@ -346,7 +419,12 @@ describe('organizers', () => {
       const pending = await create({ organizer: 'Org Read Pending' }, basic(contributor));
       expect((await read(pending.body.id, basic(contributor))).status).toBe(200);
       expectCode(await read(pending.body.id, basic(contributor2)), 403, 'organizer-not-accessible');
-      const scheduled = await create({ organizer: 'Org Read Scheduled', status: 'future', date: '2099-01-01 00:00:00', author: contributor.id });
+      const scheduled = await create({
+        organizer: 'Org Read Scheduled',
+        status: 'future',
+        date: '2099-01-01 00:00:00',
+        author: contributor.id,
+      });
       expectCode(await read(scheduled.body.id, basic(contributor)), 403, 'organizer-not-accessible');
       const priv = await create({ organizer: 'Org Read Private', status: 'private' }, basic(author));
       expect((await read(priv.body.id, basic(author))).status).toBe(200);
@@ -366,7 +444,14 @@ describe('organizers', () => {
       for (const method of ['post', 'put', 'patch'] as const) {
         const res = await update(id, { phone: `phone-${method}` }, admin, method);
         expect(res.status).toBe(200);
-        expect(res.body).toMatchObject({ id, organizer: 'Method Org', phone: `phone-${method}`, website: 'https://method.example', email: 'm@method.example', slug });
+        expect(res.body).toMatchObject({
+          id,
+          organizer: 'Method Org',
+          phone: `phone-${method}`,
+          website: 'https://method.example',
+          email: 'm@method.example',
+          slug,
+        });
         expect(res.body).not.toHaveProperty('json_ld');
       }
       for (const method of ['post', 'put', 'patch'] as const) {
@@ -377,9 +462,20 @@ describe('organizers', () => {
     });
 
     it('keeps contact fields when only the name is sent and removes them with ""; renaming keeps the slug', async () => {
-      const created = await create({ organizer: 'Contact Org', phone: '222', website: 'https://contact.example', email: 'c@contact.example' });
+      const created = await create({
+        organizer: 'Contact Org',
+        phone: '222',
+        website: 'https://contact.example',
+        email: 'c@contact.example',
+      });
       const renamed = await update(created.body.id, { organizer: 'Contact Org Renamed' });
-      expect(renamed.body).toMatchObject({ organizer: 'Contact Org Renamed', slug: 'contact-org', phone: '222', website: 'https://contact.example', email: 'c@contact.example' });
+      expect(renamed.body).toMatchObject({
+        organizer: 'Contact Org Renamed',
+        slug: 'contact-org',
+        phone: '222',
+        website: 'https://contact.example',
+        email: 'c@contact.example',
+      });
       const cleared = await update(created.body.id, { email: '', phone: '', website: '' });
       expect(cleared.status).toBe(200);
       for (const key of ['email', 'phone', 'website']) expect(cleared.body).not.toHaveProperty(key);
@@ -436,7 +532,10 @@ describe('organizers', () => {
       expectCode(await trash(`by-slug/${adminOrg.body.slug}`, basic(author)), 403, 'rest_forbidden');
       expect((await read(adminOrg.body.id)).body).not.toHaveProperty('phone');
       expect((await update(`by-slug/${authorOrg.body.slug}`, { phone: 'mine' }, basic(author), 'put')).status).toBe(200);
-      expect((await trash(`by-slug/${authorOrg.body.slug}`, basic(author))).body).toMatchObject({ status: 'trash', slug: 'org-slug-author__trashed' });
+      expect((await trash(`by-slug/${authorOrg.body.slug}`, basic(author))).body).toMatchObject({
+        status: 'trash',
+        slug: 'org-slug-author__trashed',
+      });
     });
 
     it('checks existence and validation before permission (§4.6)', async () => {
@@ -490,7 +589,12 @@ describe('organizers', () => {
         expect(res.body.id).toBe(id);
         expect(res.headers.location).toBe(`${PUBLIC_URL}${API}/organizers/${id}`);
       }
-      const unchanged = await create({ organizer: 'Harbourside Arts Guild', image: 'https://img.example/dedup-org.png', status: 'draft', post_password: 'x' });
+      const unchanged = await create({
+        organizer: 'Harbourside Arts Guild',
+        image: 'https://img.example/dedup-org.png',
+        status: 'draft',
+        post_password: 'x',
+      });
       expect(unchanged.body.id).toBe(id);
       expect(unchanged.body).not.toHaveProperty('image');
       expect(unchanged.body.status).toBe('publish');
@@ -680,7 +784,14 @@ describe('organizer lists (§5.5, §9)', () => {
       expect(ids(anonymous)).toEqual(published());
       expect(anonymous.body.total).toBe(4);
       expect(ids(await list('', basic(subscriber)))).toEqual(published());
-      expect(ids(await list('per_page=50', admin))).toEqual([o.future, o.authorPrivate, o.contribDraft, o.author2Pending, o.authorDraft, ...published()]);
+      expect(ids(await list('per_page=50', admin))).toEqual([
+        o.future,
+        o.authorPrivate,
+        o.contribDraft,
+        o.author2Pending,
+        o.authorDraft,
+        ...published(),
+      ]);
       expect(ids(await list('per_page=50', basic(author)))).toEqual([o.authorPrivate, o.authorDraft, ...published()]);
       expect(ids(await list('per_page=50', basic(author2)))).toEqual([o.future, o.author2Pending, ...published()]);
       expect(ids(await list('per_page=50', basic(contributor)))).toEqual([o.contribDraft, ...published()]);
@@ -692,7 +803,11 @@ describe('organizer lists (§5.5, §9)', () => {
         expectInvalid(await list(`status=${status}`, basic(subscriber)), ['status']);
       }
       expectInvalid(await list(`status=${encodeURIComponent('foo, bar, publish')}`, admin), ['status']);
-      expect(ids(await list(`status=${encodeURIComponent('draft, pending')}`, admin))).toEqual([o.contribDraft, o.author2Pending, o.authorDraft]);
+      expect(ids(await list(`status=${encodeURIComponent('draft, pending')}`, admin))).toEqual([
+        o.contribDraft,
+        o.author2Pending,
+        o.authorDraft,
+      ]);
       expect(ids(await list('status[]=private&status[]=future', admin))).toEqual([o.future, o.authorPrivate]);
       expect(ids(await list('status=trash', admin))).toEqual([o.authorTrash]);
       expect(ids(await list('status=trash', basic(author)))).toEqual([o.authorTrash]);
@@ -706,7 +821,12 @@ describe('organizer lists (§5.5, §9)', () => {
     it('pages with links that keep the parameters', async () => {
       const first = await list('per_page=3');
       expect(ids(first)).toEqual([o.new, o.b, o.a]);
-      expect(first.body).toMatchObject({ rest_url: url('page=1&per_page=3&status=publish'), next_rest_url: url('per_page=3&status=publish&page=2'), total: 4, total_pages: 2 });
+      expect(first.body).toMatchObject({
+        rest_url: url('page=1&per_page=3&status=publish'),
+        next_rest_url: url('per_page=3&status=publish&page=2'),
+        total: 4,
+        total_pages: 2,
+      });
       expect(first.body.previous_rest_url).toBeUndefined();
       expect(first.headers['x-tec-total']).toBe('4');
       expect(first.headers['x-tec-totalpages']).toBe('2');
@@ -730,9 +850,13 @@ describe('organizer lists (§5.5, §9)', () => {
 
     it('echoes search between status and only_with_upcoming', async () => {
       const event = await seedEvent(t, {});
-      const withSearch = await list(`password=x&only_with_upcoming=on&status=publish&search=Guild+Hall&has_events=TRUE&event=${event.id}&per_page=4&zzz=1`);
+      const withSearch = await list(
+        `password=x&only_with_upcoming=on&status=publish&search=Guild+Hall&has_events=TRUE&event=${event.id}&per_page=4&zzz=1`,
+      );
       expect(withSearch.status).toBe(200);
-      expect(withSearch.body.rest_url).toBe(url(`page=1&per_page=4&event=${event.id}&has_events=1&status=publish&search=Guild+Hall&only_with_upcoming=1`));
+      expect(withSearch.body.rest_url).toBe(
+        url(`page=1&per_page=4&event=${event.id}&has_events=1&status=publish&search=Guild+Hall&only_with_upcoming=1`),
+      );
     });
 
     it('reduces per_page above 50 to 50', async () => {
@@ -757,7 +881,9 @@ describe('organizer search (§9.5)', () => {
     t = await startTestApp();
     author = await t.user('author');
     o.one = (await create({ organizer: 'First Organizer', email: 'one@common.example', website: 'http://one.example' })).body.id;
-    o.two = (await create({ organizer: 'Second Organizer', email: 'two@common.example', website: 'http://two.example', phone: '+44 20 7946 0000' })).body.id;
+    o.two = (
+      await create({ organizer: 'Second Organizer', email: 'two@common.example', website: 'http://two.example', phone: '+44 20 7946 0000' })
+    ).body.id;
     o.three = (await create({ organizer: 'Third Party', description: 'Runs the <em>lantern</em> walks', excerpt: 'Night tours' })).body.id;
   });
   afterAll(() => t.close());

@@ -32,7 +32,8 @@ describe('work per list request', () => {
     t = await startTestApp({ RESPONSE_CACHE: 'off' });
     const admin = basic(ADMIN);
     for (let index = 0; index < 50; index++) {
-      const res = await t.http()
+      const res = await t
+        .http()
         .post(`${API}/events`)
         .set('Authorization', admin)
         .send({
@@ -59,7 +60,12 @@ describe('work per list request', () => {
       const res = await t.http().get(`${API}/events?per_page=${perPage}`);
       expect(res.status).toBe(200);
       expect(res.body.events).toHaveLength(perPage);
-      expect(res.body.events.every((event: { venue: unknown; organizer: unknown[]; categories: unknown[] }) => event.organizer.length === 2 && event.categories.length === 2)).toBe(true);
+      expect(
+        res.body.events.every(
+          (event: { venue: unknown; organizer: unknown[]; categories: unknown[] }) =>
+            event.organizer.length === 2 && event.categories.length === 2,
+        ),
+      ).toBe(true);
       expect(counter.background).toBeLessThanOrEqual(6);
       return counter.count;
     };

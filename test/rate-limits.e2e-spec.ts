@@ -10,7 +10,10 @@ describe('rate limits', () => {
 
     it('answers 429 with Retry-After after too many failures from one client, even for the right password', async () => {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const res = await t.http().get(`${API}/tags`).set('Authorization', basic({ login: ADMIN.login, password: `wrong-${attempt}` }));
+        const res = await t
+          .http()
+          .get(`${API}/tags`)
+          .set('Authorization', basic({ login: ADMIN.login, password: `wrong-${attempt}` }));
         expect(res.status).toBe(401);
       }
       const blocked = await t.http().get(`${API}/tags`).set('Authorization', basic(ADMIN));

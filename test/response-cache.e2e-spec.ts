@@ -3,7 +3,12 @@ import type { DataSource } from 'typeorm';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
-const event = (title: string, extra: Record<string, unknown> = {}) => ({ title, start_date: 'tomorrow 10am', end_date: 'tomorrow 11am', ...extra });
+const event = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  start_date: 'tomorrow 10am',
+  end_date: 'tomorrow 11am',
+  ...extra,
+});
 
 describe('response cache', () => {
   let first: TestApp;
@@ -22,13 +27,21 @@ describe('response cache', () => {
     const before = await first.http().get(`${API}/events`);
     expect((await second.http().get(`${API}/events`)).body.total).toBe(before.body.total);
     for (let round = 1; round <= 3; round++) {
-      const created = await first.http().post(`${API}/events`).set('Authorization', admin).send(event(`Cached ${round}`));
+      const created = await first
+        .http()
+        .post(`${API}/events`)
+        .set('Authorization', admin)
+        .send(event(`Cached ${round}`));
       expect(created.status).toBe(201);
       expect((await first.http().get(`${API}/events`)).body.total).toBe(before.body.total + round);
       expect((await second.http().get(`${API}/events`)).body.total).toBe(before.body.total + round);
       const single = await second.http().get(`${API}/events/${created.body.id}`);
       expect(single.body.title).toBe(`Cached ${round}`);
-      await second.http().post(`${API}/events/${created.body.id}`).set('Authorization', admin).send({ title: `Renamed ${round}` });
+      await second
+        .http()
+        .post(`${API}/events/${created.body.id}`)
+        .set('Authorization', admin)
+        .send({ title: `Renamed ${round}` });
       expect((await first.http().get(`${API}/events/${created.body.id}`)).body.title).toBe(`Renamed ${round}`);
     }
   });
@@ -36,14 +49,28 @@ describe('response cache', () => {
   it('keeps term counts and lists in step with writes made through the other process', async () => {
     const category = await first.http().post(`${API}/categories`).set('Authorization', admin).send({ name: 'Cached category' });
     expect((await second.http().get(`${API}/categories/${category.body.id}`)).body.count).toBe(0);
-    await second.http().post(`${API}/events`).set('Authorization', admin).send(event('In the category', { categories: [category.body.id] }));
+    await second
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', admin)
+      .send(event('In the category', { categories: [category.body.id] }));
     expect((await first.http().get(`${API}/categories/${category.body.id}`)).body.count).toBe(1);
-    expect((await first.http().get(`${API}/categories`)).body.categories.map((term: { id: number }) => term.id)).toContain(category.body.id);
+    expect((await first.http().get(`${API}/categories`)).body.categories.map((term: { id: number }) => term.id)).toContain(
+      category.body.id,
+    );
   });
 
   it('never serves one requester what another may see', async () => {
-    const draft = await first.http().post(`${API}/events`).set('Authorization', admin).send(event('Editors only', { status: 'draft' }));
-    const protectedEvent = await first.http().post(`${API}/events`).set('Authorization', admin).send(event('Locked', { post_password: 'sesame', description: 'Secret' }));
+    const draft = await first
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', admin)
+      .send(event('Editors only', { status: 'draft' }));
+    const protectedEvent = await first
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', admin)
+      .send(event('Locked', { post_password: 'sesame', description: 'Secret' }));
     for (let pass = 0; pass < 2; pass++) {
       const asAdmin = await first.http().get(`${API}/events?status=any&per_page=50`).set('Authorization', admin);
       expect(asAdmin.body.events.map((item: { id: number }) => item.id)).toContain(draft.body.id);
@@ -53,12 +80,18 @@ describe('response cache', () => {
       const unlocked = await first.http().get(`${API}/events/${protectedEvent.body.id}?password=sesame`);
       expect(unlocked.body.description).toBe('<p>Secret</p>');
       expect((await first.http().get(`${API}/events/${protectedEvent.body.id}`)).status).toBe(403);
-      const listed = (await first.http().get(`${API}/events?per_page=50`)).body.events.find((item: { id: number }) => item.id === protectedEvent.body.id);
-      expect(listed.description).toBe('');
-      expect((await first.http().get(`${API}/events?per_page=50&password=sesame`)).body.events.find((item: { id: number }) => item.id === protectedEvent.body.id).description).toBe(
-        '<p>Secret</p>',
+      const listed = (await first.http().get(`${API}/events?per_page=50`)).body.events.find(
+        (item: { id: number }) => item.id === protectedEvent.body.id,
       );
-      const editorView = (await first.http().get(`${API}/events?per_page=50`).set('Authorization', admin)).body.events.find((item: { id: number }) => item.id === protectedEvent.body.id);
+      expect(listed.description).toBe('');
+      expect(
+        (await first.http().get(`${API}/events?per_page=50&password=sesame`)).body.events.find(
+          (item: { id: number }) => item.id === protectedEvent.body.id,
+        ).description,
+      ).toBe('<p>Secret</p>');
+      const editorView = (await first.http().get(`${API}/events?per_page=50`).set('Authorization', admin)).body.events.find(
+        (item: { id: number }) => item.id === protectedEvent.body.id,
+      );
       expect(editorView.description).toBe('<p>Secret</p>');
     }
   });
@@ -80,7 +113,8 @@ describe('response cache', () => {
     const two = await first.http().get(`${API}/events?per_page=1`);
     expect(two.headers['x-cache']).toBe('HIT');
     expect(two.body).toEqual(one.body);
-    for (const header of ['x-tec-total', 'x-tec-totalpages', 'content-type', 'allow', 'link', 'content-language']) expect(two.headers[header]).toBe(one.headers[header]);
+    for (const header of ['x-tec-total', 'x-tec-totalpages', 'content-type', 'allow', 'link', 'content-language'])
+      expect(two.headers[header]).toBe(one.headers[header]);
   });
 
   it('builds an answer once for concurrent misses and shares it with the requests that waited', async () => {

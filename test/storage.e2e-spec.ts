@@ -44,31 +44,49 @@ describe('storage, health and the command-line tool', () => {
 
   it('creates users and application passwords from the command line', async () => {
     const lines: string[] = [];
-    const run = (...args: string[]) => buildProgram(async () => t.app.get(UsersService), { out: (line) => lines.push(line) }).parseAsync(['node', 'cli', ...args]);
+    const run = (...args: string[]) =>
+      buildProgram(async () => t.app.get(UsersService), { out: (line) => lines.push(line) }).parseAsync(['node', 'cli', ...args]);
 
     await run('user:create', '--login', 'Maria', '--role', 'editor');
     const password = lines.at(-1) as string;
     expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
-    const me = await t.http().post(`${API}/tags`).set('Authorization', basic({ login: 'maria', password })).send({ name: 'By Maria' });
+    const me = await t
+      .http()
+      .post(`${API}/tags`)
+      .set('Authorization', basic({ login: 'maria', password }))
+      .send({ name: 'By Maria' });
     expect(me.status).toBe(201);
 
     lines.length = 0;
     await run('user:list');
-    expect(lines).toEqual([`1\t${ADMIN.login}\tadministrator\tapplication passwords: 1`, expect.stringMatching(/^\d+\tMaria\teditor\tapplication passwords: 1$/)]);
+    expect(lines).toEqual([
+      `1\t${ADMIN.login}\tadministrator\tapplication passwords: 1`,
+      expect.stringMatching(/^\d+\tMaria\teditor\tapplication passwords: 1$/),
+    ]);
 
     await run('app-password:create', '--login', 'maria', '--name', 'phone', '--password', 'phone-secret-1');
     expect(lines.at(-1)).toBe('phone-secret-1');
     lines.length = 0;
     await run('app-password:list', '--login', 'maria');
-    expect(lines).toEqual([expect.stringMatching(/^default\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), expect.stringMatching(/^phone\t.+\t-$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^default\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      expect.stringMatching(/^phone\t.+\t-$/),
+    ]);
 
     await run('app-password:revoke', '--login', 'maria', '--name', 'default');
-    const revoked = await t.http().get(`${API}/tags`).set('Authorization', basic({ login: 'maria', password }));
+    const revoked = await t
+      .http()
+      .get(`${API}/tags`)
+      .set('Authorization', basic({ login: 'maria', password }));
     expect(revoked.status).toBe(401);
     expect(revoked.body.code).toBe('incorrect_password');
 
     await run('user:set-role', '--login', 'maria', '--role', 'subscriber');
-    const demoted = await t.http().post(`${API}/tags`).set('Authorization', basic({ login: 'maria', password: 'phone-secret-1' })).send({ name: 'Not allowed' });
+    const demoted = await t
+      .http()
+      .post(`${API}/tags`)
+      .set('Authorization', basic({ login: 'maria', password: 'phone-secret-1' }))
+      .send({ name: 'Not allowed' });
     expect(demoted.status).toBe(403);
 
     await expect(run('user:create', '--login', 'maria', '--role', 'editor')).rejects.toThrow(/already exists/);

@@ -69,19 +69,33 @@ describe('tags', () => {
     it('updates through POST, PUT and PATCH with _links and deletes returning the old tag without _links', async () => {
       const { body } = await createTag({ name: 'Rename me' });
       for (const method of ['post', 'put', 'patch'] as const) {
-        const res = await t.http()[method](`${API}/tags/${body.id}`).set('Authorization', admin).send({ description: `via ${method}` });
+        const res = await t
+          .http()
+          [method](`${API}/tags/${body.id}`)
+          .set('Authorization', admin)
+          .send({ description: `via ${method}` });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ id: body.id, name: 'Rename me', description: `via ${method}`, taxonomy: 'post_tag' });
         expect(res.body).not.toHaveProperty('parent');
         expect(res.body._links).toEqual(body._links);
       }
-      const renamed = await t.http().put(`${API}/tags/${body.id}`).set('Authorization', admin).send({ name: 'Renamed', slug: 'renamed-tag' });
+      const renamed = await t
+        .http()
+        .put(`${API}/tags/${body.id}`)
+        .set('Authorization', admin)
+        .send({ name: 'Renamed', slug: 'renamed-tag' });
       expect(renamed.body).toMatchObject({ name: 'Renamed', slug: 'renamed-tag', url: `${PUBLIC_URL}/tag/renamed-tag/` });
 
       const removed = await t.http().delete(`${API}/tags/${body.id}`).set('Authorization', admin);
       expect(removed.status).toBe(200);
       expect(Object.keys(removed.body)).toEqual(['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls']);
-      expect(removed.body).toMatchObject({ id: body.id, name: 'Renamed', slug: 'renamed-tag', description: 'via patch', url: `${PUBLIC_URL}/tag/renamed-tag/` });
+      expect(removed.body).toMatchObject({
+        id: body.id,
+        name: 'Renamed',
+        slug: 'renamed-tag',
+        description: 'via patch',
+        url: `${PUBLIC_URL}/tag/renamed-tag/`,
+      });
       const again = await t.http().get(`${API}/tags/${body.id}`);
       expect(again.status).toBe(400);
       expect(again.body.code).toBe('rest_invalid_param');
@@ -293,7 +307,9 @@ describe('tags', () => {
       expect(res.body.total_pages).toBe(3);
       expect(names(res)).toEqual(['listing green']);
       expect(res.body.rest_url).toBe(`${PUBLIC_URL}${API}/tags/?page=2&per_page=1&search=listing&order=desc&orderby=name&hide_empty=0`);
-      expect(res.body.next_rest_url).toBe(`${PUBLIC_URL}${API}/tags/?per_page=1&search=listing&order=desc&orderby=name&hide_empty=0&page=3`);
+      expect(res.body.next_rest_url).toBe(
+        `${PUBLIC_URL}${API}/tags/?per_page=1&search=listing&order=desc&orderby=name&hide_empty=0&page=3`,
+      );
       expect(res.body.previous_rest_url).toBe(`${PUBLIC_URL}${API}/tags/?per_page=1&search=listing&order=desc&orderby=name&hide_empty=0`);
       expect(res.headers['x-tec-total']).toBe('3');
       expect(res.headers['x-tec-totalpages']).toBe('3');
@@ -334,10 +350,18 @@ describe('tags', () => {
       const byEditor = await createTag({ name: 'Editor tag' }, basic(editor));
       expect(byEditor.status).toBe(201);
       expect(byEditor.headers.allow).toBe('GET, POST');
-      const updated = await t.http().patch(`${API}/tags/${byEditor.body.id}`).set('Authorization', basic(editor)).send({ description: 'edited' });
+      const updated = await t
+        .http()
+        .patch(`${API}/tags/${byEditor.body.id}`)
+        .set('Authorization', basic(editor))
+        .send({ description: 'edited' });
       expect(updated.status).toBe(200);
       expect(updated.headers.allow).toBe('GET, POST, PUT, PATCH, DELETE');
-      const byAdmin = await t.http().put(`${API}/tags/${byEditor.body.id}`).set('Authorization', admin).send({ name: 'Editor tag (admin)' });
+      const byAdmin = await t
+        .http()
+        .put(`${API}/tags/${byEditor.body.id}`)
+        .set('Authorization', admin)
+        .send({ name: 'Editor tag (admin)' });
       expect(byAdmin.status).toBe(200);
       const removed = await t.http().delete(`${API}/tags/${byEditor.body.id}`).set('Authorization', basic(editor));
       expect(removed.status).toBe(200);
@@ -420,7 +444,13 @@ describe('tags', () => {
       const html = await createTag({ name: '  <b>Bold</b> move ' });
       expect(html.status).toBe(201);
       expect(html.body.name).toBe('Bold move');
-      for (const body of [{ name: '' }, { name: null }, { name: 'x'.repeat(201) }, { name: 'Empty description', description: '' }, { name: 'Null slug', slug: null }]) {
+      for (const body of [
+        { name: '' },
+        { name: null },
+        { name: 'x'.repeat(201) },
+        { name: 'Empty description', description: '' },
+        { name: 'Null slug', slug: null },
+      ]) {
         const res = await createTag(body);
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('rest_invalid_param');
@@ -428,7 +458,7 @@ describe('tags', () => {
       expect((await createTag({ name: 'y'.repeat(200) })).status).toBe(201);
     });
 
-    it('keeps the slug when renaming, allows renaming a tag to its own name in another case, and refuses another tag\'s name', async () => {
+    it("keeps the slug when renaming, allows renaming a tag to its own name in another case, and refuses another tag's name", async () => {
       const first = await createTag({ name: 'Rock' });
       const second = await createTag({ name: 'Pop' });
       const recased = await t.http().patch(`${API}/tags/${first.body.id}`).set('Authorization', admin).send({ name: 'ROCK' });
@@ -447,7 +477,14 @@ describe('tags', () => {
     });
 
     it('ignores read-only fields and force on delete', async () => {
-      const res = await createTag({ name: 'Read-only', count: 5, taxonomy: 'tribe_events_cat', url: 'http://evil.example/', meta: { a: 1 }, id: 999999 });
+      const res = await createTag({
+        name: 'Read-only',
+        count: 5,
+        taxonomy: 'tribe_events_cat',
+        url: 'http://evil.example/',
+        meta: { a: 1 },
+        id: 999999,
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ count: 0, taxonomy: 'post_tag', url: `${PUBLIC_URL}/tag/read-only/`, meta: [] });
       expect(res.body.id).not.toBe(999999);

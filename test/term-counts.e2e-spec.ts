@@ -28,7 +28,12 @@ describe('stored term counts', () => {
   const post = (path: string, body: Record<string, unknown>) => t.http().post(`${API}/${path}`).set('Authorization', AUTH).send(body);
 
   const createEvent = async (body: Record<string, unknown>): Promise<number> => {
-    const res = await post('events', { title: 'Counted night', start_date: '2027-05-01 18:00:00', end_date: '2027-05-01 20:00:00', ...body });
+    const res = await post('events', {
+      title: 'Counted night',
+      start_date: '2027-05-01 18:00:00',
+      end_date: '2027-05-01 20:00:00',
+      ...body,
+    });
     expect(res.status).toBe(201);
     events.push(res.body.id);
     return res.body.id;
@@ -62,7 +67,12 @@ describe('stored term counts', () => {
 
   it('follow creates, status and term changes, trash and restore (random sequences)', async () => {
     let applied = 0;
-    const create = fc.record({ op: fc.constant('create' as const), status: fc.constantFrom(...STATUSES), categories: fc.subarray(categories), tags: fc.subarray(tags) });
+    const create = fc.record({
+      op: fc.constant('create' as const),
+      status: fc.constantFrom(...STATUSES),
+      categories: fc.subarray(categories),
+      tags: fc.subarray(tags),
+    });
     const update = fc.record({
       op: fc.constant('update' as const),
       pick: fc.nat(),
@@ -86,7 +96,9 @@ describe('stored term counts', () => {
             expect([200, 410]).toContain(res.status);
             if (res.status === 200) applied++;
           } else {
-            const changes = Object.fromEntries(Object.entries({ status: step.status, categories: step.categories, tags: step.tags }).filter(([, v]) => v !== undefined));
+            const changes = Object.fromEntries(
+              Object.entries({ status: step.status, categories: step.categories, tags: step.tags }).filter(([, v]) => v !== undefined),
+            );
             // A status update is also how a trashed event comes back (spec §5.4).
             const res = await post(`events/${id}`, changes);
             expect(res.status).toBe(200);
@@ -104,10 +116,21 @@ describe('stored term counts', () => {
   }, 120_000);
 
   it('follow concurrent writers on the same events and terms', async () => {
-    const targets = [await createEvent({ categories, tags }), await createEvent({ categories: categories.slice(0, 2), tags: tags.slice(2) }), await createEvent({ status: 'draft', categories, tags: [] })];
+    const targets = [
+      await createEvent({ categories, tags }),
+      await createEvent({ categories: categories.slice(0, 2), tags: tags.slice(2) }),
+      await createEvent({ status: 'draft', categories, tags: [] }),
+    ];
     const answers = await Promise.all(
       Array.from({ length: 24 }, (_, i) => {
-        if (i % 4 === 3) return post('events', { title: `Parallel ${i}`, start_date: '2027-05-02 18:00:00', end_date: '2027-05-02 20:00:00', categories: [categories[i % 4]], tags: [tags[i % 4]] });
+        if (i % 4 === 3)
+          return post('events', {
+            title: `Parallel ${i}`,
+            start_date: '2027-05-02 18:00:00',
+            end_date: '2027-05-02 20:00:00',
+            categories: [categories[i % 4]],
+            tags: [tags[i % 4]],
+          });
         return post(`events/${targets[i % targets.length]}`, {
           status: STATUSES[i % STATUSES.length],
           categories: categories.filter((_, j) => (i + j) % 2 === 0),
@@ -120,10 +143,16 @@ describe('stored term counts', () => {
   }, 60_000);
 
   it('follow scheduled events when they are published', async () => {
-    const scheduled = [await createEvent({ status: 'future', date: '2099-01-01 00:00:00', categories: [categories[2]], tags: [tags[0], tags[1]] }), await createEvent({ status: 'future', date: '2099-01-01 00:00:00', categories: [categories[2], categories[3]] })];
+    const scheduled = [
+      await createEvent({ status: 'future', date: '2099-01-01 00:00:00', categories: [categories[2]], tags: [tags[0], tags[1]] }),
+      await createEvent({ status: 'future', date: '2099-01-01 00:00:00', categories: [categories[2], categories[3]] }),
+    ];
     const before = (await t.http().get(`${API}/categories/${categories[2]}`)).body.count;
     // Their publication time passes (moved into the past directly in storage, as time would).
-    await db.query(`UPDATE events SET date_utc = ? WHERE id IN (${scheduled.map(() => '?').join(', ')})`, ['2001-01-01 00:00:00', ...scheduled]);
+    await db.query(`UPDATE events SET date_utc = ? WHERE id IN (${scheduled.map(() => '?').join(', ')})`, [
+      '2001-01-01 00:00:00',
+      ...scheduled,
+    ]);
     // An item write makes this process look for due items on its next read (otherwise within a second).
     await post('venues', { venue: 'Counted trigger hall' });
     const read = await t.http().get(`${API}/events/${scheduled[0]}`).set('Authorization', AUTH);

@@ -8,9 +8,34 @@ const V = `${API}/venues`;
 const O = `${API}/organizers`;
 const WALL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const FULL_KEYS = [
-  'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'excerpt', 'slug', 'image',
-  'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng',
-  'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'venue',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+  'geo_lat',
+  'geo_lng',
+  'show_map',
+  'show_map_link',
+  'global_id',
+  'global_id_lineage',
 ];
 const withJsonLd = (keys: string[]) => {
   const result = [...keys];
@@ -34,20 +59,28 @@ function expectCode(res: Response, status: number, code: string): void {
 
 /** Request helpers bound to one app; `auth` undefined means anonymous. */
 function client(getApp: () => TestApp) {
-  const withAuth = <T extends { set: (name: string, value: string) => T }>(req: T, auth?: string | null): T => (auth ? req.set('Authorization', auth) : req);
+  const withAuth = <T extends { set: (name: string, value: string) => T }>(req: T, auth?: string | null): T =>
+    auth ? req.set('Authorization', auth) : req;
   return {
     create: (body: Record<string, unknown>, auth: string | null = admin) => withAuth(getApp().http().post(V), auth).send(body),
     read: (path: string | number, auth?: string | null) => withAuth(getApp().http().get(`${V}/${path}`), auth),
     update: (path: string | number, body: Record<string, unknown>, auth: string | null = admin, method: Method = 'patch') =>
       withAuth(getApp().http()[method](`${V}/${path}`), auth).send(body),
     trash: (path: string | number, auth: string | null = admin) => withAuth(getApp().http().delete(`${V}/${path}`), auth),
-    list: (query = '', auth?: string | null) => withAuth(getApp().http().get(`${V}${query ? `?${query}` : ''}`), auth),
+    list: (query = '', auth?: string | null) =>
+      withAuth(
+        getApp()
+          .http()
+          .get(`${V}${query ? `?${query}` : ''}`),
+        auth,
+      ),
   };
 }
 
 /** The ids of a list answer, failing with the answer itself when it is not a 200 list. */
 function ids(res: Response): number[] {
-  if (res.status !== 200 || !Array.isArray(res.body.venues)) throw new Error(`expected a 200 list, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !Array.isArray(res.body.venues))
+    throw new Error(`expected a 200 list, got ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.venues.map((item: { id: number }) => item.id);
 }
 
@@ -90,7 +123,11 @@ describe('venues', () => {
       // A category id that is not the id of any item (terms have their own sequence).
       let categoryId = 0;
       while (categoryId <= event.id) {
-        const category = await t.http().post(`${API}/categories`).set('Authorization', admin).send({ name: `Wrong kind ${categoryId}` });
+        const category = await t
+          .http()
+          .post(`${API}/categories`)
+          .set('Authorization', admin)
+          .send({ name: `Wrong kind ${categoryId}` });
         expect(category.status).toBe(201);
         categoryId = category.body.id;
       }
@@ -183,13 +220,41 @@ describe('venues', () => {
       const res = await create({ venue: 'Bare Hall' });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body)).toEqual([
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug',
-        'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'venue',
+        'slug',
+        'show_map',
+        'show_map_link',
+        'global_id',
+        'global_id_lineage',
       ]);
       expect(res.body).toMatchObject({ author: '1', status: 'publish', show_map: true, show_map_link: true });
       expect(typeof res.body.author).toBe('string');
       const single = await read(res.body.id);
-      expect(Object.keys(single.body)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'json_ld', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
+      expect(Object.keys(single.body)).toEqual([
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'venue',
+        'slug',
+        'json_ld',
+        'show_map',
+        'show_map_link',
+        'global_id',
+        'global_id_lineage',
+      ]);
     });
 
     it('uses the url form that matches the status (§8.1)', async () => {
@@ -214,7 +279,13 @@ describe('venues', () => {
       }
       const canada = await create({ venue: 'Derive Canada', country: 'Canada', state: 'XX', province: 'Ontario' });
       expect(canada.body.stateprovince).toBe('Ontario');
-      const stored = await create({ venue: 'Derive Stored', country: 'Canada', state: 'XX', province: 'Ontario', stateprovince: 'Custom Region' });
+      const stored = await create({
+        venue: 'Derive Stored',
+        country: 'Canada',
+        state: 'XX',
+        province: 'Ontario',
+        stateprovince: 'Custom Region',
+      });
       expect(stored.body.stateprovince).toBe('Custom Region');
       const none = await create({ venue: 'Derive None', country: 'Canada', state: 'XX' });
       expect(none.body).not.toHaveProperty('stateprovince');
@@ -332,7 +403,9 @@ describe('venues', () => {
       const reuse = await create({ venue: 'Image Contributor', image: url }, basic(contributor));
       expect(reuse.status).toBe(201);
       expect(reuse.body.image.id).toBe(first.body.image.id);
-      expectInvalid(await create({ venue: 'Image Contributor New', image: 'https://img.example/new-one.png' }, basic(contributor)), ['image']);
+      expectInvalid(await create({ venue: 'Image Contributor New', image: 'https://img.example/new-one.png' }, basic(contributor)), [
+        'image',
+      ]);
       // ids that are not images
       expectInvalid(await create({ venue: 'Image Venue Id', image: first.body.id }), ['image']);
       expectInvalid(await create({ venue: 'Image Unknown Id', image: 987654 }), ['image']);
@@ -447,18 +520,25 @@ describe('venues', () => {
       ['pending', 'pending', 'pending'],
     ];
 
-    it.each(cases)('status %s on create → %s for publishers, %s for contributors', async (requested, publisherStatus, contributorStatus) => {
-      const body = (label: string) => ({ venue: `Status ${requested ?? 'none'} ${label}`, ...(requested ? { status: requested } : {}) });
-      for (const [label, auth] of [['admin', admin], ['editor', basic(editor)], ['author', basic(author)]] as const) {
-        const res = await create(body(label), auth);
+    it.each(cases)(
+      'status %s on create → %s for publishers, %s for contributors',
+      async (requested, publisherStatus, contributorStatus) => {
+        const body = (label: string) => ({ venue: `Status ${requested ?? 'none'} ${label}`, ...(requested ? { status: requested } : {}) });
+        for (const [label, auth] of [
+          ['admin', admin],
+          ['editor', basic(editor)],
+          ['author', basic(author)],
+        ] as const) {
+          const res = await create(body(label), auth);
+          expect(res.status).toBe(201);
+          expect(res.body.status).toBe(publisherStatus);
+        }
+        const res = await create(body('contributor'), basic(contributor));
         expect(res.status).toBe(201);
-        expect(res.body.status).toBe(publisherStatus);
-      }
-      const res = await create(body('contributor'), basic(contributor));
-      expect(res.status).toBe(201);
-      expect(res.body.status).toBe(contributorStatus);
-      expect(res.body.author).toBe(String(contributor.id));
-    });
+        expect(res.body.status).toBe(contributorStatus);
+        expect(res.body.author).toBe(String(contributor.id));
+      },
+    );
 
     it('uses the publication date: publish in the future → future, future in the past → publish', async () => {
       const scheduled = await create({ venue: 'Scheduled Hall', status: 'publish', date: '2099-01-01 10:00:00' }, basic(author));
@@ -467,7 +547,10 @@ describe('venues', () => {
       expect(future.body).toMatchObject({ status: 'future', date: '2098-05-06 07:08:09' });
       const pastFuture = await create({ venue: 'Past Future Hall', status: 'future', date: '2001-02-03 04:05:06' });
       expect(pastFuture.body).toMatchObject({ status: 'publish', date: '2001-02-03 04:05:06', date_utc: '2001-02-03 04:05:06' });
-      const contributorFuture = await create({ venue: 'Contributor Future Hall', status: 'publish', date: '2099-01-01 10:00:00' }, basic(contributor));
+      const contributorFuture = await create(
+        { venue: 'Contributor Future Hall', status: 'publish', date: '2099-01-01 10:00:00' },
+        basic(contributor),
+      );
       expect(contributorFuture.body.status).toBe('pending');
       // date_utc wins over date
       const both = await create({ venue: 'Both Dates Hall', date: '2010-01-01 00:00:00', date_utc: '2011-01-01 00:00:00' });
@@ -485,7 +568,9 @@ describe('venues', () => {
       const later = await read(scheduled.body.id);
       expect(later.status).toBe(200);
       expect(later.body).toMatchObject({ status: 'publish', url: `${PUBLIC_URL}/venue/soon-published-hall/`, date: soon });
-      expect((await api.list('status=future&per_page=50', admin)).body.venues.map((v: { id: number }) => v.id)).not.toContain(scheduled.body.id);
+      expect((await api.list('status=future&per_page=50', admin)).body.venues.map((v: { id: number }) => v.id)).not.toContain(
+        scheduled.body.id,
+      );
     });
 
     it('keeps the status on updates that do not send one', async () => {
@@ -493,7 +578,7 @@ describe('venues', () => {
       const renamed = await update(draft.body.id, { city: 'Still Draft' }, basic(author));
       expect(renamed.status).toBe(200);
       expect(renamed.body.status).toBe('draft');
-      const pending = await create({ venue: 'Keep Pending Hall' , status: 'pending' }, basic(contributor));
+      const pending = await create({ venue: 'Keep Pending Hall', status: 'pending' }, basic(contributor));
       const edited = await update(pending.body.id, { city: 'Reviewed' }, basic(editor));
       expect(edited.body.status).toBe('pending');
       const priv = await create({ venue: 'Keep Private Hall', status: 'private' });
@@ -537,7 +622,7 @@ describe('venues', () => {
       }
     });
 
-    it('lets contributors read their own drafts and pending venues but not their scheduled or others\' ones', async () => {
+    it("lets contributors read their own drafts and pending venues but not their scheduled or others' ones", async () => {
       const draft = await create({ venue: 'Contributor Read Draft' }, basic(contributor));
       const pending = await create({ venue: 'Contributor Read Pending', status: 'pending' }, basic(contributor));
       expect((await read(draft.body.id, basic(contributor))).status).toBe(200);
@@ -545,7 +630,12 @@ describe('venues', () => {
       expectCode(await read(pending.body.id, basic(contributor2)), 403, 'venue-not-accessible');
       expectCode(await read(pending.body.id, basic(author)), 403, 'venue-not-accessible');
       expect((await read(pending.body.id, basic(editor))).status).toBe(200);
-      const scheduled = await create({ venue: 'Contributor Scheduled', status: 'future', date: '2099-02-02 02:02:02', author: contributor.id });
+      const scheduled = await create({
+        venue: 'Contributor Scheduled',
+        status: 'future',
+        date: '2099-02-02 02:02:02',
+        author: contributor.id,
+      });
       expect(scheduled.body.status).toBe('future');
       expectCode(await read(scheduled.body.id, basic(contributor)), 403, 'venue-not-accessible');
       expectCode(await read(scheduled.body.id), 403, 'venue-not-accessible');
@@ -588,7 +678,16 @@ describe('venues', () => {
         const res = await update(id, { city: `City ${method}` }, admin, method);
         expect(res.status).toBe(200);
         expect(res.body).not.toHaveProperty('json_ld');
-        expect(res.body).toMatchObject({ id, venue: 'Method Hall', city: `City ${method}`, phone: '123', show_map: false, show_map_link: true, description: '<p>Kept.</p>', slug });
+        expect(res.body).toMatchObject({
+          id,
+          venue: 'Method Hall',
+          city: `City ${method}`,
+          phone: '123',
+          show_map: false,
+          show_map_link: true,
+          description: '<p>Kept.</p>',
+          slug,
+        });
       }
       for (const method of ['post', 'put', 'patch'] as const) {
         const res = await update(`by-slug/${slug}`, { zip: `zip-${method}` }, admin, method);
@@ -601,7 +700,14 @@ describe('venues', () => {
     });
 
     it('clears optional text with "" so the key disappears, and renames without changing the slug', async () => {
-      const created = await create({ venue: 'Clearing Hall', address: '1 Road', phone: '999', website: 'https://clear.example', description: 'Desc', excerpt: 'Exc' });
+      const created = await create({
+        venue: 'Clearing Hall',
+        address: '1 Road',
+        phone: '999',
+        website: 'https://clear.example',
+        description: 'Desc',
+        excerpt: 'Exc',
+      });
       const cleared = await update(created.body.id, { address: '', phone: null, website: '', description: '', excerpt: '' });
       expect(cleared.status).toBe(200);
       for (const key of ['address', 'phone', 'website', 'description', 'excerpt']) expect(cleared.body).not.toHaveProperty(key);
@@ -612,7 +718,11 @@ describe('venues', () => {
     it('lets the path id win over a body or query id (§7.1)', async () => {
       const a = await create({ venue: 'Path Wins A' });
       const b = await create({ venue: 'Path Wins B' });
-      const res = await t.http().patch(`${V}/${a.body.id}?id=${b.body.id}`).set('Authorization', admin).send({ id: b.body.id, city: 'Only A' });
+      const res = await t
+        .http()
+        .patch(`${V}/${a.body.id}?id=${b.body.id}`)
+        .set('Authorization', admin)
+        .send({ id: b.body.id, city: 'Only A' });
       expect(res.body.id).toBe(a.body.id);
       expect(res.body.city).toBe('Only A');
       expect((await read(b.body.id)).body).not.toHaveProperty('city');
@@ -638,7 +748,12 @@ describe('venues', () => {
       expect(ownPublished.body.status).toBe('publish');
       expectCode(await update(ownPublished.body.id, { city: 'No' }, c), 403, 'rest_forbidden');
       expectCode(await trash(ownPublished.body.id, c), 403, 'rest_forbidden');
-      const ownFuture = await create({ venue: 'Contrib Own Future', author: contributor.id, status: 'future', date: '2099-01-01 00:00:00' });
+      const ownFuture = await create({
+        venue: 'Contrib Own Future',
+        author: contributor.id,
+        status: 'future',
+        date: '2099-01-01 00:00:00',
+      });
       expectCode(await update(ownFuture.body.id, { city: 'No' }, c), 403, 'rest_forbidden');
       const ownPrivate = await create({ venue: 'Contrib Own Private', author: contributor.id, status: 'private' });
       expect((await update(ownPrivate.body.id, { city: 'Yes' }, c)).status).toBe(200);
@@ -688,7 +803,11 @@ describe('venues', () => {
       const contributorDraft = await create({ venue: 'Slug Contributor Draft' }, basic(contributor));
       const authorVenue = await create({ venue: 'Slug Author Own' }, basic(author));
       for (const method of ['post', 'put', 'patch'] as const) {
-        expectCode(await update(`by-slug/${adminVenue.body.slug}`, { city: 'Hijacked' }, basic(contributor), method), 403, 'rest_forbidden');
+        expectCode(
+          await update(`by-slug/${adminVenue.body.slug}`, { city: 'Hijacked' }, basic(contributor), method),
+          403,
+          'rest_forbidden',
+        );
         expectCode(await update(`by-slug/${editorVenue.body.slug}`, { city: 'Hijacked' }, basic(author), method), 403, 'rest_forbidden');
       }
       expectCode(await trash(`by-slug/${editorVenue.body.slug}`, basic(author)), 403, 'rest_forbidden');
@@ -793,7 +912,14 @@ describe('venues', () => {
 
     it('does not apply fields outside the compared list to the existing venue', async () => {
       const original = await create({ venue: 'Dedup Flags Hall', city: 'Flagtown' });
-      const again = await create({ venue: 'dedup flags hall', show_map: false, image: 'https://img.example/dedup.png', geo_lat: 1, geo_lng: 2, status: 'draft' });
+      const again = await create({
+        venue: 'dedup flags hall',
+        show_map: false,
+        image: 'https://img.example/dedup.png',
+        geo_lat: 1,
+        geo_lng: 2,
+        status: 'draft',
+      });
       expect(again.status).toBe(201);
       expect(again.body.id).toBe(original.body.id);
       expect(again.body).toMatchObject({ show_map: true, status: 'publish', city: 'Flagtown' });
@@ -917,14 +1043,22 @@ describe('venues', () => {
       expect(stayed.status).toBe(200);
       expect(stayed.body).toMatchObject({ status: 'trash', slug: 'restore-hall__trashed', city: 'Still Binned' });
       const restored = await update(a.body.id, { status: 'draft' });
-      expect(restored.body).toMatchObject({ status: 'draft', slug: 'restore-hall', url: `${PUBLIC_URL}/?post_type=tribe_venue&p=${a.body.id}` });
+      expect(restored.body).toMatchObject({
+        status: 'draft',
+        slug: 'restore-hall',
+        url: `${PUBLIC_URL}/?post_type=tribe_venue&p=${a.body.id}`,
+      });
       // the original slug was taken meanwhile
       const b = await create({ venue: 'Restore Taken Hall' });
       await trash(b.body.id);
       const taker = await create({ venue: 'Restore Taken Hall' });
       expect(taker.body.slug).toBe('restore-taken-hall');
       const restoredB = await update(b.body.id, { status: 'publish' }, admin, 'put');
-      expect(restoredB.body).toMatchObject({ status: 'publish', slug: 'restore-taken-hall-2', url: `${PUBLIC_URL}/venue/restore-taken-hall-2/` });
+      expect(restoredB.body).toMatchObject({
+        status: 'publish',
+        slug: 'restore-taken-hall-2',
+        url: `${PUBLIC_URL}/venue/restore-taken-hall-2/`,
+      });
       // a contributor restoring asks for publish and gets pending
       const c = await create({ venue: 'Restore Contributor Hall' }, basic(contributor));
       await trash(c.body.id, basic(contributor));
@@ -1016,7 +1150,11 @@ describe('venues', () => {
       const created = await create({ ...full, venue: 'Locked Loft Two' }, basic(author));
       const own = (await read(created.body.id, basic(author))).body;
       const { json_ld: _ld, ...ownWithoutLd } = own;
-      for (const [label, auth] of [['anonymous', null], ['subscriber', basic(subscriber)], ['other author', basic(author2)]] as const) {
+      for (const [label, auth] of [
+        ['anonymous', null],
+        ['subscriber', basic(subscriber)],
+        ['other author', basic(author2)],
+      ] as const) {
         for (const path of [created.body.id, `by-slug/${created.body.slug}`]) {
           const res = await read(path, auth);
           expect({ label, status: res.status }).toEqual({ label, status: 200 });
@@ -1030,8 +1168,21 @@ describe('venues', () => {
       const sparse = await create({ venue: 'Locked Sparse', city: 'Somewhere', post_password: 'pw' }, basic(author));
       const sparseRead = await read(sparse.body.id);
       expect(Object.keys(sparseRead.body)).toEqual([
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'city',
-        'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'venue',
+        'slug',
+        'city',
+        'show_map',
+        'show_map_link',
+        'global_id',
+        'global_id_lineage',
       ]);
       expect(sparseRead.body.city).toBe('');
     });
@@ -1136,7 +1287,15 @@ describe('venue lists (§5.5, §9)', () => {
 
     it('shows each signed-in role what it may read by default (status any)', async () => {
       const everything = await list('per_page=50', admin);
-      expect(ids(everything)).toEqual([v.future, v.adminPrivate, v.authorPrivate, v.contribPending, v.author2Draft, v.authorDraft, ...published()]);
+      expect(ids(everything)).toEqual([
+        v.future,
+        v.adminPrivate,
+        v.authorPrivate,
+        v.contribPending,
+        v.author2Draft,
+        v.authorDraft,
+        ...published(),
+      ]);
       expect(everything.body.total).toBe(10);
       expect(everything.body.rest_url).toBe(url('page=1&per_page=50&status=any'));
       const byAuthor = await list('per_page=50', basic(author));
@@ -1236,9 +1395,13 @@ describe('venue lists (§5.5, §9)', () => {
 
     it('echoes search form-encoded between status and only_with_upcoming', async () => {
       const event = await seedEvent(t, {});
-      const res = await list(`only_with_upcoming=true&search=${encodeURIComponent('a:b,c d')}&has_events=yes&status=publish&per_page=3&password=pw&event=${event.id}&foo=bar`);
+      const res = await list(
+        `only_with_upcoming=true&search=${encodeURIComponent('a:b,c d')}&has_events=yes&status=publish&per_page=3&password=pw&event=${event.id}&foo=bar`,
+      );
       expect(res.status).toBe(200);
-      expect(res.body.rest_url).toBe(url(`page=1&per_page=3&event=${event.id}&has_events=1&status=publish&search=a%3Ab%2Cc+d&only_with_upcoming=1`));
+      expect(res.body.rest_url).toBe(
+        url(`page=1&per_page=3&event=${event.id}&has_events=1&status=publish&search=a%3Ab%2Cc+d&only_with_upcoming=1`),
+      );
     });
 
     it('reduces per_page above the maximum to 50', async () => {
@@ -1304,7 +1467,12 @@ describe('venue search (§9.5)', () => {
   it('needs all words in one field and counts only the matches', async () => {
     for (const words of ['baker london', 'london paris', 'Baker-Street', 'nothing-like-this']) {
       const res = await search(words);
-      expect({ words, status: res.status, total: res.body.total, venues: res.body.venues }).toEqual({ words, status: 200, total: 0, venues: [] });
+      expect({ words, status: res.status, total: res.body.total, venues: res.body.venues }).toEqual({
+        words,
+        status: 200,
+        total: 0,
+        venues: [],
+      });
       expect(res.body.total_pages).toBe(0);
     }
   });

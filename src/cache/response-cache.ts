@@ -57,7 +57,9 @@ export function responseCache(deps: ResponseCacheDeps): RequestHandler {
         return json(body);
       }
       const text = JSON.stringify(body);
-      const headers = KEPT_HEADERS.filter((name) => res.getHeader(name) !== undefined).map((name) => [name, String(res.getHeader(name))] as [string, string]);
+      const headers = KEPT_HEADERS.filter((name) => res.getHeader(name) !== undefined).map(
+        (name) => [name, String(res.getHeader(name))] as [string, string],
+      );
       const entry = { version, body: text, headers };
       cache.set(key, entry);
       finish(entry);

@@ -13,7 +13,9 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
-        TypeOrmModule.forRootAsync({ useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }) }),
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
+        }),
       ],
       providers: [UsersService],
     };

@@ -75,7 +75,11 @@ export function buildProgram(users: () => Promise<UsersService>, io: CliIo): Com
     .action(async (options: { login: string; name?: string; all?: boolean }) => {
       if (options.all === undefined && options.name === undefined) throw new CommanderError(1, 'cli.usage', 'Give --name <name> or --all.');
       const removed = await (await users()).revokeAppPassword(options.login, options.all ? null : (options.name as string));
-      io.out(options.all ? `Revoked ${removed} application password(s) of ${options.login}.` : `Revoked the application password "${options.name}" of ${options.login}.`);
+      io.out(
+        options.all
+          ? `Revoked ${removed} application password(s) of ${options.login}.`
+          : `Revoked the application password "${options.name}" of ${options.login}.`,
+      );
     });
 
   return program;

@@ -23,7 +23,8 @@ try {
   if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) {
     code = 0;
   } else {
-    const message = error instanceof ConfigError || error instanceof CommanderError || error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof ConfigError || error instanceof CommanderError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`${message.replace(/^error: /, '').split('\n')[0]}\n`);
     code = 1;
   }

@@ -29,15 +29,22 @@ const context = await NestFactory.createApplicationContext(CliModule.forRoot(rea
 try {
   const users = context.get(UsersService);
   const listed = await users.listUsers();
-  const author = listed.find(({ user }) => user.role === 'administrator' || user.role === 'editor')?.user ?? (await users.createUser('seed-editor', 'editor')).user;
-  const bar = new SingleBar({ format: 'events {bar} {value}/{total} {percentage}% | {eta_formatted} left', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
+  const author =
+    listed.find(({ user }) => user.role === 'administrator' || user.role === 'editor')?.user ??
+    (await users.createUser('seed-editor', 'editor')).user;
+  const bar = new SingleBar(
+    { format: 'events {bar} {value}/{total} {percentage}% | {eta_formatted} left', hideCursor: true, stream: process.stderr },
+    Presets.shades_classic,
+  );
   const started = Date.now();
   const result = await new Seeder(context.get<DataSource>(getDataSourceToken()), {
     start: (total, done) => bar.start(total, done),
     update: (done) => bar.update(done),
     stop: () => bar.stop(),
   }).run({ events: options.events, runId: options.runId, batchSize: options.batch, authorId: author.id });
-  process.stdout.write(`Run "${options.runId}": ${result.total} events (${result.created} created) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `Run "${options.runId}": ${result.total} events (${result.created} created) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 } catch (error) {
   process.stderr.write(`Seeding failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;

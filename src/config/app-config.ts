@@ -71,9 +71,7 @@ export interface AdminBootstrapConfig {
   password?: string;
 }
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number };
 
 export interface LimitsConfig {
   /** Requests per client per minute; 0 turns the general rate limit off. */
@@ -160,7 +158,10 @@ export function loadConfig(env: Env): AppConfig {
 
   const admin = { login: read('ADMIN_LOGIN'), password: env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD };
   if ((admin.login === undefined) !== (admin.password === undefined)) {
-    throw new ConfigError(admin.login === undefined ? 'ADMIN_LOGIN' : 'ADMIN_PASSWORD', 'must be set together with the other ADMIN_ variable');
+    throw new ConfigError(
+      admin.login === undefined ? 'ADMIN_LOGIN' : 'ADMIN_PASSWORD',
+      'must be set together with the other ADMIN_ variable',
+    );
   }
   if (admin.login !== undefined && !/^[A-Za-z0-9._@-]{1,60}$/.test(admin.login)) {
     throw new ConfigError('ADMIN_LOGIN', 'must be 1-60 characters of letters, digits and . _ @ -');
@@ -285,7 +286,8 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
         CUSTOM_FIELD_KEY.test(field.key) &&
         typeof field.label === 'string',
     );
-  if (!valid) throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must be a JSON array of {"key", "label"} objects with keys matching [A-Za-z0-9_]{1,64}');
+  if (!valid)
+    throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must be a JSON array of {"key", "label"} objects with keys matching [A-Za-z0-9_]{1,64}');
   const fields = (parsed as CustomFieldDefinition[]).map(({ key, label }) => ({ key, label }));
   if (new Set(fields.map((field) => field.key)).size !== fields.length) {
     throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must not define the same key twice');
@@ -293,7 +295,12 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
   return fields;
 }
 
-function parseDatabase(url: string | undefined, sqlitePath: string | undefined, pool: string | undefined, timeout: string | undefined): DatabaseConfig {
+function parseDatabase(
+  url: string | undefined,
+  sqlitePath: string | undefined,
+  pool: string | undefined,
+  timeout: string | undefined,
+): DatabaseConfig {
   if (url === undefined) return { kind: 'sqlite', path: sqlitePath ?? 'data/calendar.sqlite' };
   if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) {
     throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');

@@ -117,10 +117,12 @@ export class ApiDocumentService {
       const arg = this.arg(parameter.schema ?? {}, parameter.description);
       const computed = this.computedDefault(parameter.name, isListGet && route.path === 'events');
       if (computed !== undefined) arg.default = computed;
-      arg.required = parameter.in === 'path' ? !(parameter.name === 'slug' && method !== 'GET' && method !== 'DELETE') : Boolean(parameter.required);
+      arg.required =
+        parameter.in === 'path' ? !(parameter.name === 'slug' && method !== 'GET' && method !== 'DELETE') : Boolean(parameter.required);
       args[parameter.name] = arg;
     }
-    const body = (operation?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined)?.content?.['application/json']?.schema;
+    const body = (operation?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined)?.content?.['application/json']
+      ?.schema;
     const required = new Set((body?.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((body?.properties as Record<string, Json> | undefined) ?? {})) {
       if (name in args) continue;
@@ -153,7 +155,8 @@ export class ApiDocumentService {
 
   private orderedRoutes(): RegisteredRoute[] {
     const rank = (route: RegisteredRoute) => RESOURCE_ORDER.indexOf(route.path.split('/')[0]);
-    const depth = (route: RegisteredRoute) => (route.path === '' ? 0 : route.path.split('/').length) + (route.path.includes('by-slug') ? 1 : 0);
+    const depth = (route: RegisteredRoute) =>
+      (route.path === '' ? 0 : route.path.split('/').length) + (route.path.includes('by-slug') ? 1 : 0);
     return [...this.registry.all()].sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b));
   }
 

@@ -119,7 +119,12 @@ function shapeParameters(parameters: Json[], resolve: (value: unknown) => unknow
   });
 }
 
-function shapeBody(body: Json | undefined, resolve: (value: unknown) => unknown, isCreate: boolean, defaults: Json | undefined): Json | undefined {
+function shapeBody(
+  body: Json | undefined,
+  resolve: (value: unknown) => unknown,
+  isCreate: boolean,
+  defaults: Json | undefined,
+): Json | undefined {
   const content = body?.content as Record<string, { schema?: unknown }> | undefined;
   const schema = content ? (resolve(Object.values(content)[0]?.schema) as Json | undefined) : undefined;
   if (!schema) return undefined;

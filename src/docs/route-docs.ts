@@ -59,10 +59,15 @@ function codes(kind: Kind, operation: Operation): number[] {
 
 function texts(kind: Kind, operation: Operation): { summary: string; description: string } {
   const { one, many } = NOUN[kind];
-  const trash = TERMS.has(kind) ? 'The term is deleted permanently and returned as it was.' : 'The record is moved to the trash and returned.';
+  const trash = TERMS.has(kind)
+    ? 'The term is deleted permanently and returned as it was.'
+    : 'The record is moved to the trash and returned.';
   switch (operation) {
     case 'list':
-      return { summary: `List ${many}`, description: `Returns a page of ${many} matching the filters, with links to the neighbouring pages.` };
+      return {
+        summary: `List ${many}`,
+        description: `Returns a page of ${many} matching the filters, with links to the neighbouring pages.`,
+      };
     case 'create':
       return { summary: `Create a ${one}`, description: `Creates a ${one} and returns it.` };
     case 'read':
@@ -70,9 +75,15 @@ function texts(kind: Kind, operation: Operation): { summary: string; description
     case 'readBySlug':
       return { summary: `Read a ${one} by slug`, description: `Returns the ${one} with this slug.` };
     case 'update':
-      return { summary: `Update a ${one}`, description: `Changes the fields sent and returns the ${one}; fields not sent keep their values.` };
+      return {
+        summary: `Update a ${one}`,
+        description: `Changes the fields sent and returns the ${one}; fields not sent keep their values.`,
+      };
     case 'updateBySlug':
-      return { summary: `Update a ${one} by slug`, description: `Changes the fields sent of the ${one} with this slug; fields not sent keep their values.` };
+      return {
+        summary: `Update a ${one} by slug`,
+        description: `Changes the fields sent of the ${one} with this slug; fields not sent keep their values.`,
+      };
     case 'delete':
       return { summary: `Delete a ${one}`, description: trash };
     case 'deleteBySlug':

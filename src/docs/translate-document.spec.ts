@@ -10,8 +10,17 @@ describe('translateDocument', () => {
           summary: 'List events',
           description: 'Returns events.',
           operationId: 'EventsController_list',
-          parameters: [{ name: 'description', in: 'query', description: 'Search text.', schema: { type: 'string', enum: ['title', 'description'], default: 'title' } }],
-          responses: { '200': { description: 'The list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } } },
+          parameters: [
+            {
+              name: 'description',
+              in: 'query',
+              description: 'Search text.',
+              schema: { type: 'string', enum: ['title', 'description'], default: 'title' },
+            },
+          ],
+          responses: {
+            '200': { description: 'The list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } },
+          },
         },
       },
     },
@@ -28,7 +37,9 @@ describe('translateDocument', () => {
         },
       },
     },
-    routes: { '/tribe/events/v1/events': { endpoints: [{ args: { title: { type: 'string', description: 'Event title.', required: true } } }] } },
+    routes: {
+      '/tribe/events/v1/events': { endpoints: [{ args: { title: { type: 'string', description: 'Event title.', required: true } } }] },
+    },
   };
   const upper = translateDocument(document, (text) => `«${text}»`);
 
@@ -59,7 +70,18 @@ describe('translateDocument', () => {
   it('leaves the original untouched and lists every prose string once', () => {
     expect(document.info.title).toBe('Event Calendar API');
     expect(proseStrings(document).sort()).toEqual(
-      ['Description, as HTML.', 'Event Calendar API', 'Event title.', 'List events', 'Nested.', 'Read events.', 'Returns events.', 'Search text.', 'The list.', 'Title of the event.'].sort(),
+      [
+        'Description, as HTML.',
+        'Event Calendar API',
+        'Event title.',
+        'List events',
+        'Nested.',
+        'Read events.',
+        'Returns events.',
+        'Search text.',
+        'The list.',
+        'Title of the event.',
+      ].sort(),
     );
   });
 });

@@ -17,7 +17,14 @@ function walk(value: unknown, translate: (text: string) => string, parentKey?: s
   if (value === null || typeof value !== 'object') return value;
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    if (parentKey === 'properties' || parentKey === 'args' || parentKey === 'schemas' || parentKey === 'paths' || parentKey === 'routes' || parentKey === 'responses') {
+    if (
+      parentKey === 'properties' ||
+      parentKey === 'args' ||
+      parentKey === 'schemas' ||
+      parentKey === 'paths' ||
+      parentKey === 'routes' ||
+      parentKey === 'responses'
+    ) {
       result[key] = walk(child, translate);
     } else if (PROSE_KEYS.has(key) && typeof child === 'string') {
       result[key] = translate(child);

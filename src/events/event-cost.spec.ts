@@ -124,11 +124,7 @@ describe('values', () => {
   });
 
   it('appends slug forms of non-numeric strings in input order, once each', () => {
-    expect(roundTrip(['Pay what you want', '$5', 'Donation', 'donation!']).details.values).toEqual([
-      '5',
-      'pay-what-you-want',
-      'donation',
-    ]);
+    expect(roundTrip(['Pay what you want', '$5', 'Donation', 'donation!']).details.values).toEqual(['5', 'pay-what-you-want', 'donation']);
   });
 
   it('treats "free" in any case as 0, but not inside other text', () => {

@@ -69,9 +69,7 @@ function costItemText(item: unknown): string | null {
 function decimalString(value: number): string {
   const plain = String(value);
   // String() switches to exponent notation for very large or small numbers, which is not a cost.
-  return /e/i.test(plain)
-    ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
-    : plain;
+  return /e/i.test(plain) ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : plain;
 }
 
 function isFree(cost: string): boolean {
@@ -79,9 +77,7 @@ function isFree(cost: string): boolean {
 }
 
 function normaliseToken(token: string, decimalSeparator: DecimalSeparator): string {
-  return decimalSeparator === '.'
-    ? token.replace(/,/g, '')
-    : token.replace(/\./g, '').replace(/,/g, '.');
+  return decimalSeparator === '.' ? token.replace(/,/g, '') : token.replace(/\./g, '').replace(/,/g, '.');
 }
 
 function numbersIn(cost: string, decimalSeparator: DecimalSeparator): CostNumber[] {
@@ -163,11 +159,7 @@ function currencyCandidate(cost: string): StoredCurrency | undefined {
 }
 
 /** The `cost_details` object (spec 8.8); all empty when the event has no cost. */
-export function costDetails(
-  costs: readonly string[],
-  stored: StoredCurrency,
-  decimalSeparator: DecimalSeparator,
-): CostDetails {
+export function costDetails(costs: readonly string[], stored: StoredCurrency, decimalSeparator: DecimalSeparator): CostDetails {
   if (costs.length === 0) {
     return { currency_symbol: '', currency_code: '', currency_position: '', values: [] };
   }

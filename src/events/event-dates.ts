@@ -26,11 +26,18 @@ export interface EventDates extends StoredEventDates {
  * else the current one, else the site's), end not before start, all-day events widened to whole
  * days, and the UTC instants of those wall times. Undefined when a date does not parse.
  */
-export function resolveEventDates(input: EventDateInput, current: StoredEventDates | null, siteZone: string, now: Date, problems: ParamProblems): EventDates | undefined {
+export function resolveEventDates(
+  input: EventDateInput,
+  current: StoredEventDates | null,
+  siteZone: string,
+  now: Date,
+  problems: ParamProblems,
+): EventDates | undefined {
   const timezone = input.timezone === undefined ? (current?.timezone ?? siteZone) : input.timezone === '' ? siteZone : input.timezone;
   type Moment = { wall: string; utc: string };
   const read = (param: 'start_date' | 'end_date', value: string | undefined, stored: string | undefined): Moment | undefined => {
-    if (value === undefined) return stored === undefined ? undefined : { wall: stored, utc: wallToUtc(normalizeWallAfterGap(stored, timezone), timezone) };
+    if (value === undefined)
+      return stored === undefined ? undefined : { wall: stored, utc: wallToUtc(normalizeWallAfterGap(stored, timezone), timezone) };
     const parsed = parseDateInput(value, timezone, now);
     if (!parsed) problems.add(param, 'date');
     // the parser's UTC is exact even inside a repeated hour, where the wall time alone is ambiguous

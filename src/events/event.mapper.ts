@@ -33,7 +33,10 @@ export interface EventMapperSettings {
 }
 
 /** Custom field values (spec §8.11): defined keys with a value, in definition order; `[]` when none. */
-export function customFieldsPayload(values: Record<string, string> | null, definitions: CustomFieldDefinition[]): Record<string, unknown> | [] {
+export function customFieldsPayload(
+  values: Record<string, string> | null,
+  definitions: CustomFieldDefinition[],
+): Record<string, unknown> | [] {
   const result: Record<string, unknown> = {};
   for (const { key, label } of definitions) {
     const value = values?.[key];
@@ -43,7 +46,12 @@ export function customFieldsPayload(values: Record<string, string> | null, defin
 }
 
 /** The event object of spec §8.2, keys in contract order; `json_ld` only for single reads. */
-export function toEventPayload(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, withJsonLd: boolean): Record<string, unknown> {
+export function toEventPayload(
+  event: EventEntity,
+  relations: EventRelations,
+  settings: EventMapperSettings,
+  withJsonLd: boolean,
+): Record<string, unknown> {
   const { site, cost } = settings;
   const url = itemUrl(EVENT_SHAPE, event, site);
   const costs = event.cost ?? [];

@@ -44,13 +44,57 @@ import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventR
 import { wallToDate } from '../database/columns.js';
 
 const WRITE_ORDER = [
-  'title', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'timezone', 'all_day', 'start_date', 'end_date',
-  'image', 'cost', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue',
-  'organizer', 'post_parent', 'post_password', 'custom_fields',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'status',
+  'author',
+  'date',
+  'date_utc',
+  'timezone',
+  'all_day',
+  'start_date',
+  'end_date',
+  'image',
+  'cost',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'post_parent',
+  'post_password',
+  'custom_fields',
 ];
 const LIST_ORDER = [
-  'page', 'per_page', 'start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after', 'strict_dates', 'search',
-  'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include', 'post_parent', 'ticketed',
+  'page',
+  'per_page',
+  'start_date',
+  'end_date',
+  'starts_before',
+  'starts_after',
+  'ends_before',
+  'ends_after',
+  'strict_dates',
+  'search',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'featured',
+  'status',
+  'geoloc',
+  'geoloc_lat',
+  'geoloc_lng',
+  'include',
+  'post_parent',
+  'ticketed',
 ];
 const EARTH_RADIUS_KM = 6371;
 
@@ -106,7 +150,8 @@ export class EventsService {
 
     const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
     const statuses = expandStatusFilter(statusWords);
-    if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish'))) problems.add('status', 'status');
+    if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish')))
+      problems.add('status', 'status');
 
     const strict = query.strict_dates ?? false;
     const dates: Partial<Record<DateFilterName, string>> = {};
@@ -118,7 +163,9 @@ export class EventsService {
       else dates[name] = strict ? parsed.wall : name === 'start_date' ? wholeDayStart(parsed.wall) : wholeDayEnd(parsed.wall);
     }
     const usesInclude = query.include !== undefined;
-    const anyRelative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((name) => query[name as DateFilterName] !== undefined);
+    const anyRelative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some(
+      (name) => query[name as DateFilterName] !== undefined,
+    );
     if (!usesInclude && !anyRelative) {
       const window = defaultListWindow(siteZone, now);
       dates.start_date ??= window.start;
@@ -149,7 +196,10 @@ export class EventsService {
       // ends after it starts, so its start wall time is at most a zone-offset change (well under two
       // days) later than its end wall time.
       const endCeiling = [dates.end_date, dates.ends_before].filter((value): value is string => value !== undefined).sort()[0];
-      if (endCeiling !== undefined) builder.andWhere('e.start_local < :start_ceiling', { start_ceiling: new Date(wallToDate(endCeiling).getTime() + START_CEILING_MARGIN_MS) });
+      if (endCeiling !== undefined)
+        builder.andWhere('e.start_local < :start_ceiling', {
+          start_ceiling: new Date(wallToDate(endCeiling).getTime() + START_CEILING_MARGIN_MS),
+        });
     } else {
       builder.andWhere('e.id IN (:...include)', { include: query.include });
     }
@@ -158,14 +208,14 @@ export class EventsService {
     if (tagIds) this.whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
     if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });
     if (query.organizer) {
-      builder.andWhere(
-        'EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizers))',
-        { organizers: query.organizer },
-      );
+      builder.andWhere('EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizers))', {
+        organizers: query.organizer,
+      });
     }
     if (query.featured !== undefined) builder.andWhere('e.featured = :featured', { featured: query.featured });
     if (query.geoloc !== undefined) {
-      const located = 'EXISTS (SELECT 1 FROM venues gv WHERE gv.id = e.venue_id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL AND NOT (gv.geo_lat = 0 AND gv.geo_lng = 0))';
+      const located =
+        'EXISTS (SELECT 1 FROM venues gv WHERE gv.id = e.venue_id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL AND NOT (gv.geo_lat = 0 AND gv.geo_lng = 0))';
       builder.andWhere(query.geoloc ? located : `NOT ${located}`);
     }
     if (hasLat && hasLng) {
@@ -187,7 +237,12 @@ export class EventsService {
       .limit(paging.perPage)
       .getRawMany<{ id: number | string }>()
       .then((found) => found.map((row) => Number(row.id)));
-    const byId = new Map((pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [event.id, event]));
+    const byId = new Map(
+      (pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [
+        event.id,
+        event,
+      ]),
+    );
     const rows = pageIds.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, 'event-archive-page-not-found');
     const pages = totalPages(total, paging.perPage);
@@ -255,7 +310,13 @@ export class EventsService {
   }
 
   /** Payloads of events with everything they embed, loaded in a fixed number of queries. */
-  async payloads(events: EventEntity[], ctx: RequestContext, password: string | undefined, single: boolean, manager?: EntityManager): Promise<Record<string, unknown>[]> {
+  async payloads(
+    events: EventEntity[],
+    ctx: RequestContext,
+    password: string | undefined,
+    single: boolean,
+    manager?: EntityManager,
+  ): Promise<Record<string, unknown>[]> {
     if (events.length === 0) return [];
     const runner = manager ?? this.dataSource.manager;
     const ids = events.map((event) => event.id);
@@ -269,7 +330,11 @@ export class EventsService {
       this.tags.embeddedTermsOfEvents(ids, ctx.api, manager),
     ]);
     const images = await this.images.payloads(
-      [...events.map((event) => event.imageId), ...venues.map((venue) => venue.imageId), ...organizers.map((organizer) => organizer.imageId)],
+      [
+        ...events.map((event) => event.imageId),
+        ...venues.map((venue) => venue.imageId),
+        ...organizers.map((organizer) => organizer.imageId),
+      ],
       runner,
     );
     const venueById = new Map(venues.map((venue) => [venue.id, venue]));
@@ -350,7 +415,13 @@ export class EventsService {
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
     const problems = ParamProblems.from(input);
-    const { dateUtc, dates, plan } = await this.validateWrite(input, target?.kind === 'event' ? target.event : null, ctx.user, now, problems);
+    const { dateUtc, dates, plan } = await this.validateWrite(
+      input,
+      target?.kind === 'event' ? target.event : null,
+      ctx.user,
+      now,
+      problems,
+    );
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
     const event = await this.requireEvent(ref);
@@ -382,7 +453,11 @@ export class EventsService {
       this.dataSource.transaction((manager) =>
         keepingTermCounts(manager, [event.id], async () => {
           const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
-          await manager.update(EventEntity, { id: event.id }, { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() });
+          await manager.update(
+            EventEntity,
+            { id: event.id },
+            { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() },
+          );
         }),
       ),
     );
@@ -397,7 +472,13 @@ export class EventsService {
    * The record the permission check of an update or delete looks at (spec §4.6 step 7): the event,
    * another kind of item, or nothing (then the general "may create events" check applies).
    */
-  private async itemForPermission(ref: ItemRef): Promise<{ kind: 'event'; event: EventEntity } | { kind: 'other'; item: { authorId: number; status: ItemStatus; preTrashStatus: ItemStatus | null } } | null> {
+  private async itemForPermission(
+    ref: ItemRef,
+  ): Promise<
+    | { kind: 'event'; event: EventEntity }
+    | { kind: 'other'; item: { authorId: number; status: ItemStatus; preTrashStatus: ItemStatus | null } }
+    | null
+  > {
     if ('slug' in ref) {
       const event = await this.dataSource.getRepository(EventEntity).findOneBy({ slug: ref.slug });
       if (!event) throw ApiError.invalidParam('slug', 'unknown_event_slug');
@@ -423,12 +504,19 @@ export class EventsService {
   }
 
   /** Every check of an event write that needs no permission: dates, author, image, links, terms, fields. */
-  private async validateWrite(input: UpdateEventDto, current: EventEntity | null, user: AuthUser | null, now: Date, problems: ParamProblems) {
+  private async validateWrite(
+    input: UpdateEventDto,
+    current: EventEntity | null,
+    user: AuthUser | null,
+    now: Date,
+    problems: ParamProblems,
+  ) {
     if (input.slug !== undefined && sanitizeSlug(input.slug) === '') problems.add('slug', 'not_empty');
     if (input.author !== undefined && !(await this.items.userExists(input.author))) problems.add('author', 'author');
     const dateUtc = this.items.publicationDate(input, problems, now);
     const touchesDates = [input.timezone, input.all_day, input.start_date, input.end_date].some((value) => value !== undefined);
-    const dates = current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
+    const dates =
+      current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
     if (input.image !== undefined && !(await this.images.acceptable(input.image, user))) problems.add('image', 'image');
     if (input.categories) await this.categories.checkEventRefs(input.categories, 'categories', problems);
     if (input.tags) await this.tags.checkEventRefs(input.tags, 'tags', problems);
@@ -444,7 +532,8 @@ export class EventsService {
       else plan.organizers = planned as Array<(manager: EntityManager, author: AuthUser) => Promise<number>>;
     }
     if (input.post_parent !== undefined && input.post_parent !== null) {
-      if ((current && input.post_parent === current.id) || !(await this.isLiveEvent(input.post_parent))) problems.add('post_parent', 'unknown_event');
+      if ((current && input.post_parent === current.id) || !(await this.isLiveEvent(input.post_parent)))
+        problems.add('post_parent', 'unknown_event');
     }
     if (input.custom_fields) {
       const defined = new Set(this.events.customFields.map((field) => field.key));
@@ -471,7 +560,14 @@ export class EventsService {
     input: UpdateEventDto,
     user: AuthUser,
     manager: EntityManager,
-    context: { now: Date; dateUtc: string | undefined; dates: ReturnType<typeof resolveEventDates>; plan: LinkPlan; isCreate: boolean; previous?: EventEntity },
+    context: {
+      now: Date;
+      dateUtc: string | undefined;
+      dates: ReturnType<typeof resolveEventDates>;
+      plan: LinkPlan;
+      isCreate: boolean;
+      previous?: EventEntity;
+    },
   ): Promise<void> {
     const nowUtc = nowUtcWall(context.now);
     if (input.title !== undefined) event.title = stripTags(input.title);
@@ -536,7 +632,14 @@ export class EventsService {
   }
 
   /** Organizers and terms of the event; a list sent replaces the previous one. */
-  private async link(eventId: number, input: UpdateEventDto, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<void> {
+  private async link(
+    eventId: number,
+    input: UpdateEventDto,
+    plan: LinkPlan,
+    user: AuthUser,
+    manager: EntityManager,
+    isCreate: boolean,
+  ): Promise<void> {
     if (plan.organizers) {
       const ids: number[] = [];
       for (const resolve of plan.organizers) {
@@ -544,7 +647,11 @@ export class EventsService {
         if (!ids.includes(id)) ids.push(id);
       }
       if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
-      if (ids.length > 0) await manager.insert(EventOrganizerEntity, ids.map((organizerId, position) => ({ eventId, organizerId, position })));
+      if (ids.length > 0)
+        await manager.insert(
+          EventOrganizerEntity,
+          ids.map((organizerId, position) => ({ eventId, organizerId, position })),
+        );
     }
     for (const [refs, service] of [
       [input.categories, this.categories],
@@ -581,7 +688,8 @@ export class EventsService {
   private whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {
     const { include, exclude } = eventSearchTerms(search);
     if (include.length === 0 && exclude.length === 0) return;
-    const contains = (name: string) => `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
+    const contains = (name: string) =>
+      `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
     const pattern = containsPattern;
     include.forEach((term, index) => builder.andWhere(contains(`inc${index}`), { [`inc${index}`]: pattern(term) }));
     exclude.forEach((term, index) => builder.andWhere(`NOT ${contains(`exc${index}`)}`, { [`exc${index}`]: pattern(term) }));
@@ -591,9 +699,14 @@ export class EventsService {
   private whereTerms(builder: SelectQueryBuilder<EventEntity>, table: string, column: string, ids: number[], name: string): void {
     builder.andWhere(
       new Brackets((inner) => {
-        inner.where(ids.length > 0 ? `EXISTS (SELECT 1 FROM ${table} ${name} WHERE ${name}.event_id = e.id AND ${name}.${column} IN (:...${name}Ids))` : '1 = 0', {
-          [`${name}Ids`]: ids,
-        });
+        inner.where(
+          ids.length > 0
+            ? `EXISTS (SELECT 1 FROM ${table} ${name} WHERE ${name}.event_id = e.id AND ${name}.${column} IN (:...${name}Ids))`
+            : '1 = 0',
+          {
+            [`${name}Ids`]: ids,
+          },
+        );
       }),
     );
   }
@@ -619,7 +732,12 @@ export class EventsService {
   }
 
   private async allLinkable(entity: typeof VenueEntity | typeof OrganizerEntity, ids: number[]): Promise<boolean> {
-    const found = await this.dataSource.getRepository(entity).createQueryBuilder('i').where('i.id IN (:...ids)', { ids }).andWhere("i.status <> 'trash'").getCount();
+    const found = await this.dataSource
+      .getRepository(entity)
+      .createQueryBuilder('i')
+      .where('i.id IN (:...ids)', { ids })
+      .andWhere("i.status <> 'trash'")
+      .getCount();
     return found === ids.length;
   }
 

@@ -18,9 +18,12 @@ describe('translation catalogues', () => {
   const english = leaves(readCatalogue('en'));
 
   it('has one folder per default edition and no other', () => {
-    expect(readdirSync(CATALOGUE_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()).toEqual(
-      [...languages].sort(),
-    );
+    expect(
+      readdirSync(CATALOGUE_DIR, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+    ).toEqual([...languages].sort());
   });
 
   it.each(languages.filter((lang) => lang !== 'en'))('%s has every English key, the same placeholders, and no English leftover', (lang) => {
@@ -35,8 +38,10 @@ describe('translation catalogues', () => {
 
   it('translates with arguments and falls back to the default edition, reporting the gap', () => {
     const missing: string[] = [];
-    const translator = Translator.create(['en', 'de'], { en: { errors: { a: 'Hello {{name}}', b: 'Only English' } }, de: { errors: { a: 'Hallo {{name}}' } } }, (lang, key) =>
-      missing.push(`${lang}:${key}`),
+    const translator = Translator.create(
+      ['en', 'de'],
+      { en: { errors: { a: 'Hello {{name}}', b: 'Only English' } }, de: { errors: { a: 'Hallo {{name}}' } } },
+      (lang, key) => missing.push(`${lang}:${key}`),
     );
     expect(translator.t('de', 'errors:a', { name: '<b>' })).toBe('Hallo <b>');
     expect(translator.t('de', 'errors:b')).toBe('Only English');

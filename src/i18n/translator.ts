@@ -40,7 +40,11 @@ export class Translator {
     this.i18n = i18n;
   }
 
-  static create(languages: readonly string[], catalogues: Record<string, Catalogue>, onMissing?: (lang: string, key: string) => void): Translator {
+  static create(
+    languages: readonly string[],
+    catalogues: Record<string, Catalogue>,
+    onMissing?: (lang: string, key: string) => void,
+  ): Translator {
     const instance = i18next.createInstance();
     void instance.init({
       initAsync: false,

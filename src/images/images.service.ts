@@ -54,7 +54,14 @@ export class ImagesService {
     if (existing) return existing.id;
     if (!isPublisher(user)) return undefined;
     const { id } = await manager.save(ItemIdEntity, manager.create(ItemIdEntity, { kind: 'image' }));
-    await manager.insert(ImageEntity, { id, url: request.url, urlHash, extension: request.extension, authorId: user.id, createdUtc: nowUtcWall() });
+    await manager.insert(ImageEntity, {
+      id,
+      url: request.url,
+      urlHash,
+      extension: request.extension,
+      authorId: user.id,
+      createdUtc: nowUtcWall(),
+    });
     return id;
   }
 

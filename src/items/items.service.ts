@@ -41,7 +41,11 @@ export class ItemsService {
     private readonly version: DataVersionService,
   ) {
     const http = config.getOrThrow<HttpConfig>('http');
-    this.site = { publicUrl: http.publicUrl, globalIdBase: http.globalIdBase, siteTimezone: config.getOrThrow<SiteConfig>('site').timezone };
+    this.site = {
+      publicUrl: http.publicUrl,
+      globalIdBase: http.globalIdBase,
+      siteTimezone: config.getOrThrow<SiteConfig>('site').timezone,
+    };
   }
 
   async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {
@@ -126,7 +130,11 @@ export class ItemsService {
    */
   private async publishDueEvents(due: Date): Promise<number> {
     const dueEvents = (manager: EntityManager) =>
-      manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id', 'id').where("e.status = 'future' AND e.date_utc <= :due", { due });
+      manager
+        .getRepository(EventEntity)
+        .createQueryBuilder('e')
+        .select('e.id', 'id')
+        .where("e.status = 'future' AND e.date_utc <= :due", { due });
     if (!(await dueEvents(this.dataSource.manager).limit(1).getRawOne())) return 0;
     return retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {

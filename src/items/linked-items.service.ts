@@ -132,7 +132,9 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const user = ctx.user as AuthUser;
     const existing = await this.findDuplicate(input, user);
     if (existing) return { id: existing.id, body: await this.payloadOf(existing, false) };
-    const id = await retryOnConflict(() => this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)));
+    const id = await retryOnConflict(() =>
+      this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)),
+    );
     await this.items.dataChanged();
     return { id, body: await this.payloadOf(await this.requireItem({ id }), false) };
   }
@@ -147,7 +149,13 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return { entity, dateUtc };
   }
 
-  async insertPrepared(manager: EntityManager, prepared: { entity: E; dateUtc: string | undefined }, input: D, user: AuthUser, now: Date): Promise<number> {
+  async insertPrepared(
+    manager: EntityManager,
+    prepared: { entity: E; dateUtc: string | undefined },
+    input: D,
+    user: AuthUser,
+    now: Date,
+  ): Promise<number> {
     const id = await this.items.allocateId(manager, this.definition.kind);
     const entity = Object.assign(new this.definition.entity(), prepared.entity);
     await this.fillCommon(entity, input, user, manager, { id, dateUtc: prepared.dateUtc, now, isCreate: true });
@@ -219,12 +227,16 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     try {
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
-          await manager.update(this.definition.entity, { id: item.id } as never, {
-            status: 'trash',
-            preTrashStatus: item.status,
-            slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
-            modifiedUtc: nowUtcWall(),
-          } as never);
+          await manager.update(
+            this.definition.entity,
+            { id: item.id } as never,
+            {
+              status: 'trash',
+              preTrashStatus: item.status,
+              slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
+              modifiedUtc: nowUtcWall(),
+            } as never,
+          );
           await this.definition.unlinkFromEvents(manager, item.id);
         }),
       );
@@ -241,7 +253,12 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
   async requireItem(ref: ItemRef): Promise<E> {
     const repository = this.dataSource.getRepository(this.definition.entity);
-    const found = 'id' in ref ? (Number.isSafeInteger(ref.id) ? await repository.findOneBy({ id: ref.id } as never) : null) : await repository.findOneBy({ slug: ref.slug } as never);
+    const found =
+      'id' in ref
+        ? Number.isSafeInteger(ref.id)
+          ? await repository.findOneBy({ id: ref.id } as never)
+          : null
+        : await repository.findOneBy({ slug: ref.slug } as never);
     if (!found) {
       throw 'id' in ref
         ? ApiError.invalidParam('id', `unknown_${this.definition.kind}`)
@@ -251,7 +268,13 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   }
 
   /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
-  view(item: E, image: ImagePayload | undefined, user: AuthUser | null, password: string | undefined, single: boolean): Record<string, unknown> {
+  view(
+    item: E,
+    image: ImagePayload | undefined,
+    user: AuthUser | null,
+    password: string | undefined,
+    single: boolean,
+  ): Record<string, unknown> {
     const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
     const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
     return locked ? redact(payload) : payload;
@@ -333,11 +356,15 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
       const value = (input as Record<string, unknown>)[field];
       return typeof value === 'string' && value.trim() !== '';
     });
-    const builder = (manager ?? this.dataSource.manager).getRepository(this.definition.entity).createQueryBuilder('i').where("i.status <> 'trash'");
+    const builder = (manager ?? this.dataSource.manager)
+      .getRepository(this.definition.entity)
+      .createQueryBuilder('i')
+      .where("i.status <> 'trash'");
     sent.forEach(([field, property], index) => {
       const column = this.columnOf(property);
       const raw = String((input as Record<string, unknown>)[field]);
-      const value = field === this.definition.nameField ? stripTags(raw) : ['description', 'excerpt'].includes(field) ? sanitizeRichText(raw) : raw;
+      const value =
+        field === this.definition.nameField ? stripTags(raw) : ['description', 'excerpt'].includes(field) ? sanitizeRichText(raw) : raw;
       builder.andWhere(`LOWER(TRIM(i.${column})) = LOWER(:dedup${index})`, { [`dedup${index}`]: value.trim() });
     });
     const candidates = await builder.orderBy('i.id', 'ASC').getMany();
@@ -359,11 +386,18 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
 
   /** Linked to an event starting now or later that the requester would see in `GET /events`. */
   private whereUpcoming(builder: SelectQueryBuilder<E>, user: AuthUser | null): void {
-    const visible = visibleCondition('e', user, mayFilterByStatus(user) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish']);
-    builder.andWhere(this.definition.linkedEventsExist(`e.start_utc >= :upcomingNow AND e.hide_from_listings = :notHidden AND ${visible.sql}`), {
-      upcomingNow: wallToDate(nowUtcWall()),
-      notHidden: false,
-    });
+    const visible = visibleCondition(
+      'e',
+      user,
+      mayFilterByStatus(user) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'],
+    );
+    builder.andWhere(
+      this.definition.linkedEventsExist(`e.start_utc >= :upcomingNow AND e.hide_from_listings = :notHidden AND ${visible.sql}`),
+      {
+        upcomingNow: wallToDate(nowUtcWall()),
+        notHidden: false,
+      },
+    );
   }
 
   private columnOf(property: string): string {
@@ -375,4 +409,3 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(EventEntity).existsBy({ id });
   }
 }
-

@@ -28,7 +28,9 @@ export function visibleCondition(alias: string, user: AuthUser | null, statuses:
       const ownStatuses = others.filter((status) => status !== 'trash' && (status !== 'future' || user.role === 'author'));
       if (ownStatuses.length > 0) parts.push(`(${own} AND ${alias}.status IN ${list(ownStatuses)})`);
       if (requested.has('trash')) {
-        parts.push(`(${own} AND ${alias}.status = 'trash'${user.role === 'author' ? '' : ` AND ${alias}.pre_trash_status IN ${UNPUBLISHED}`})`);
+        parts.push(
+          `(${own} AND ${alias}.status = 'trash'${user.role === 'author' ? '' : ` AND ${alias}.pre_trash_status IN ${UNPUBLISHED}`})`,
+        );
       }
     }
   }

@@ -22,7 +22,12 @@ export function organizerJsonLd(organizer: OrganizerEntity, image: ImagePayload 
 }
 
 /** The organizer object of spec §8.4; empty text fields are left out. */
-export function toOrganizerPayload(organizer: OrganizerEntity, image: ImagePayload | undefined, site: SiteLinks, withJsonLd: boolean): Record<string, unknown> {
+export function toOrganizerPayload(
+  organizer: OrganizerEntity,
+  image: ImagePayload | undefined,
+  site: SiteLinks,
+  withJsonLd: boolean,
+): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     id: organizer.id,
     author: String(organizer.authorId),

@@ -24,7 +24,19 @@ export class OrganizersService extends LinkedItemsService<OrganizerEntity, Updat
         table: 'organizers',
         entity: OrganizerEntity,
         nameField: 'organizer',
-        writeOrder: ['organizer', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', ...CONTACT_FIELDS, 'image', 'post_password'],
+        writeOrder: [
+          'organizer',
+          'description',
+          'excerpt',
+          'slug',
+          'status',
+          'author',
+          'date',
+          'date_utc',
+          ...CONTACT_FIELDS,
+          'image',
+          'post_password',
+        ],
         dedupFields: [
           ['organizer', 'name'],
           ['description', 'description'],
@@ -38,7 +50,9 @@ export class OrganizersService extends LinkedItemsService<OrganizerEntity, Updat
           `EXISTS (SELECT 1 FROM event_organizers eo INNER JOIN events e ON e.id = eo.event_id WHERE eo.organizer_id = i.id AND ${condition})`,
         applyFields: (organizer, input, _problems, isCreate) => {
           if (isCreate) for (const field of CONTACT_FIELDS) organizer[field] = '';
-          for (const field of CONTACT_FIELDS) if (input[field] !== undefined) organizer[field] = field === 'email' ? (input[field] as string) : stripTags(input[field] as string);
+          for (const field of CONTACT_FIELDS)
+            if (input[field] !== undefined)
+              organizer[field] = field === 'email' ? (input[field] as string) : stripTags(input[field] as string);
         },
         unlinkFromEvents: async (manager, id) => {
           await manager.delete(EventOrganizerEntity, { organizerId: id });

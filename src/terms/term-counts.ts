@@ -67,7 +67,9 @@ export const NO_CONTRIBUTION: TermContribution = new Map();
  */
 export async function keepingTermCounts<T>(manager: EntityManager, eventIds: number[], change: () => Promise<T>): Promise<T> {
   for (const chunk of idChunks(eventIds)) {
-    await forUpdate(manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id').where('e.id IN (:...chunk)', { chunk })).getRawMany();
+    await forUpdate(
+      manager.getRepository(EventEntity).createQueryBuilder('e').select('e.id').where('e.id IN (:...chunk)', { chunk }),
+    ).getRawMany();
   }
   const before = await termContribution(manager, eventIds);
   const result = await change();

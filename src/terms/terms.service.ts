@@ -34,7 +34,6 @@ export interface TaxonomyDefinition extends TaxonomyShape {
 
 export type TermListQuery = TermListBaseQueryDto & TermListTail & { parent?: number };
 
-
 /**
  * Categories and tags behave the same apart from hierarchy, so one service serves both, configured
  * by a {@link TaxonomyDefinition}. Taxonomies are small, so lists are filtered in memory after one
@@ -143,7 +142,13 @@ export class TermsService {
       this.dataSource.transaction(async (manager) => {
         const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
         const slug = wantedSlug ?? (await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null));
-        const term = manager.create(this.definition.entity, { id, name, slug, description, ...(parentId !== undefined ? { parentId } : {}) });
+        const term = manager.create(this.definition.entity, {
+          id,
+          name,
+          slug,
+          description,
+          ...(parentId !== undefined ? { parentId } : {}),
+        });
         await manager.insert(this.definition.entity, term);
         return id;
       }),
@@ -181,7 +186,12 @@ export class TermsService {
     this.assertMayManage(ctx);
     const before = await this.payload(term, ctx, false);
     await this.dataSource.transaction(async (manager) => {
-      await manager.createQueryBuilder().delete().from(this.definition.joinTable).where(`${this.definition.joinColumn} = :id`, { id }).execute();
+      await manager
+        .createQueryBuilder()
+        .delete()
+        .from(this.definition.joinTable)
+        .where(`${this.definition.joinColumn} = :id`, { id })
+        .execute();
       if (this.definition.hierarchical) {
         await manager.update(this.definition.entity, { parentId: id } as never, { parentId: term.parentId ?? 0 } as never);
       }
@@ -255,13 +265,23 @@ export class TermsService {
    */
   async lockForLinking(manager: EntityManager, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    await forUpdate(manager.getRepository(this.definition.entity).createQueryBuilder('t').select('t.id').where('t.id IN (:...ids)', { ids }).orderBy('t.id')).getRawMany();
+    await forUpdate(
+      manager
+        .getRepository(this.definition.entity)
+        .createQueryBuilder('t')
+        .select('t.id')
+        .where('t.id IN (:...ids)', { ids })
+        .orderBy('t.id'),
+    ).getRawMany();
   }
 
   private async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
-    await manager.insert(this.definition.entity, manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }));
+    await manager.insert(
+      this.definition.entity,
+      manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }),
+    );
     return id;
   }
 
@@ -287,7 +307,9 @@ export class TermsService {
   resolveRefs(refs: string[], terms: AnyTerm[], param: string, problems: ParamProblems): number[] {
     const ids: number[] = [];
     for (const ref of refs) {
-      const term = /^\d+$/.test(ref) ? terms.find((candidate) => candidate.id === Number(ref)) : terms.find((candidate) => candidate.slug === ref);
+      const term = /^\d+$/.test(ref)
+        ? terms.find((candidate) => candidate.id === Number(ref))
+        : terms.find((candidate) => candidate.slug === ref);
       if (term) ids.push(term.id);
       else problems.add(param, this.definition.unknownKey, { value: ref });
     }

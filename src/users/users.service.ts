@@ -38,8 +38,14 @@ export class UsersService {
         if (await manager.existsBy(UserEntity, { loginKey: login.toLowerCase() })) {
           throw new AccountError(`A user with the login "${login}" already exists.`);
         }
-        const user = await manager.save(UserEntity, manager.create(UserEntity, { login, loginKey: login.toLowerCase(), role, createdUtc: now }));
-        await manager.save(AppPasswordEntity, manager.create(AppPasswordEntity, { userId: user.id, name: passwordName, passwordHash, createdUtc: now, lastUsedUtc: null }));
+        const user = await manager.save(
+          UserEntity,
+          manager.create(UserEntity, { login, loginKey: login.toLowerCase(), role, createdUtc: now }),
+        );
+        await manager.save(
+          AppPasswordEntity,
+          manager.create(AppPasswordEntity, { userId: user.id, name: passwordName, passwordHash, createdUtc: now, lastUsedUtc: null }),
+        );
         return { user, name: passwordName, password: plain };
       });
     } catch (error) {
@@ -94,7 +100,9 @@ export class UsersService {
   /** Revokes one password by name, or all of them when `name` is null; returns how many were removed. */
   async revokeAppPassword(login: string, name: string | null): Promise<number> {
     const user = await this.requireUser(login);
-    const result = await this.dataSource.getRepository(AppPasswordEntity).delete(name === null ? { userId: user.id } : { userId: user.id, name });
+    const result = await this.dataSource
+      .getRepository(AppPasswordEntity)
+      .delete(name === null ? { userId: user.id } : { userId: user.id, name });
     const removed = result.affected ?? 0;
     if (name !== null && removed === 0) throw new AccountError(`${user.login} has no application password named "${name}".`);
     return removed;
@@ -122,7 +130,9 @@ export class UsersService {
       throw error;
     }
     if (password === undefined) {
-      this.logger.warn(`Created the administrator "${created.user.login}" with the application password ${created.password} (shown only this once).`);
+      this.logger.warn(
+        `Created the administrator "${created.user.login}" with the application password ${created.password} (shown only this once).`,
+      );
     } else {
       this.logger.log(`Created the administrator "${created.user.login}" from ADMIN_LOGIN/ADMIN_PASSWORD.`);
     }

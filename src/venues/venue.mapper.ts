@@ -43,7 +43,12 @@ export function venueJsonLd(venue: VenueEntity, image: ImagePayload | undefined)
 }
 
 /** The venue object of spec §8.3; empty text fields are left out. */
-export function toVenuePayload(venue: VenueEntity, image: ImagePayload | undefined, site: SiteLinks, withJsonLd: boolean): Record<string, unknown> {
+export function toVenuePayload(
+  venue: VenueEntity,
+  image: ImagePayload | undefined,
+  site: SiteLinks,
+  withJsonLd: boolean,
+): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     id: venue.id,
     author: String(venue.authorId),

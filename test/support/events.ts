@@ -4,11 +4,46 @@ import { ADMIN, API, basic, PUBLIC_URL, type TestApp } from './test-app.js';
 
 /** Keys of an event object in the order of spec §8.2 (without `json_ld`). */
 export const EVENT_KEYS = [
-  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url',
-  'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details',
-  'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost',
-  'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue',
-  'organizer', 'custom_fields',
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'rest_url',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'image',
+  'all_day',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+  'timezone',
+  'timezone_abbr',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
 ];
 
 export const EMPTY_COST_DETAILS = { currency_symbol: '', currency_code: '', currency_position: '', values: [] };
@@ -36,7 +71,10 @@ export function day(zone: string, days = 0): string {
 /** The default list window of `GET /events` (spec §9.4): yesterday 00:00:00 to +24 months 23:59:59. */
 export function defaultWindow(zone: string): { start: string; end: string } {
   const today = DateTime.now().setZone(zone).startOf('day');
-  return { start: `${today.minus({ days: 1 }).toFormat('yyyy-MM-dd')} 00:00:00`, end: `${today.plus({ months: 24 }).toFormat('yyyy-MM-dd')} 23:59:59` };
+  return {
+    start: `${today.minus({ days: 1 }).toFormat('yyyy-MM-dd')} 00:00:00`,
+    end: `${today.plus({ months: 24 }).toFormat('yyyy-MM-dd')} 23:59:59`,
+  };
 }
 
 /** Form encoding as in `rest_url` (space → `+`, `:` → `%3A`, `,` → `%2C`). */
@@ -46,7 +84,8 @@ export const formEncode = (value: string) => new URLSearchParams([['x', value]])
 export const nowUtcWall = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 /** Seconds between two `YYYY-MM-DD HH:MM:SS` UTC wall times. */
-export const secondsBetween = (a: string, b: string) => Math.abs(Date.parse(`${a.replace(' ', 'T')}Z`) - Date.parse(`${b.replace(' ', 'T')}Z`)) / 1000;
+export const secondsBetween = (a: string, b: string) =>
+  Math.abs(Date.parse(`${a.replace(' ', 'T')}Z`) - Date.parse(`${b.replace(' ', 'T')}Z`)) / 1000;
 
 export function expectError(res: Response, status: number, code: string, params?: string[]): void {
   expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
@@ -66,7 +105,12 @@ export interface EventClient {
   create: (body: Record<string, unknown>, auth?: string | null) => Promise<Response>;
   /** Creates and fails the test unless the answer is 201. */
   make: (body: Record<string, unknown>, auth?: string | null) => Promise<Record<string, any>>;
-  update: (id: number | string, body: Record<string, unknown>, auth?: string | null, method?: 'post' | 'put' | 'patch') => Promise<Response>;
+  update: (
+    id: number | string,
+    body: Record<string, unknown>,
+    auth?: string | null,
+    method?: 'post' | 'put' | 'patch',
+  ) => Promise<Response>;
   get: (id: number | string, auth?: string | null, query?: string) => Promise<Response>;
   remove: (id: number | string, auth?: string | null) => Promise<Response>;
   list: (query?: string, auth?: string | null) => Promise<Response>;

@@ -74,10 +74,19 @@ export class RawClient {
   send(req: HostileRequest): Promise<RawResponse> {
     const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
     const headers: Record<string, string> = { ...(req.headers ?? {}) };
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['Content-Length'] = String(body.length);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length'))
+      headers['Content-Length'] = String(body.length);
     return new Promise((resolve, reject) => {
       const outgoing = http.request(
-        { host: '127.0.0.1', port: this.port, method: req.method, path: requestLineSafe(req.path), headers, agent: this.agent, timeout: 20_000 },
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: req.method,
+          path: requestLineSafe(req.path),
+          headers,
+          agent: this.agent,
+          timeout: 20_000,
+        },
         (incoming) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -138,7 +147,9 @@ export function executableMarkup(text: string): string[] {
   for (const [tag] of text.matchAll(/<[a-z/!][^>]*>?/gi)) {
     const lower = tag.toLowerCase();
     // Attribute values may hide the scheme behind entities or control characters.
-    const decoded = lower.replace(/&colon;|&#0*58;?|&#x0*3a;?/g, ':').replace(/&tab;|&newline;|&#0*(9|10|13);?|&#x0*(9|a|d);?|[\0-\x20]/g, '');
+    const decoded = lower
+      .replace(/&colon;|&#0*58;?|&#x0*3a;?/g, ':')
+      .replace(/&tab;|&newline;|&#0*(9|10|13);?|&#x0*(9|a|d);?|[\0-\x20]/g, '');
     if (/<\/?script/.test(lower)) found.push('a script tag');
     if (/[\s"'/]on[a-z]+\s*=/.test(lower)) found.push('an event-handler attribute');
     if (decoded.includes('javascript:')) found.push('a javascript: URL');
@@ -180,7 +191,8 @@ export function badLinks(body: unknown): string[] {
 export function answerViolations(res: RawResponse): string[] {
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`5xx status ${res.status}`);
-  if (res.headers['content-type'] !== JSON_TYPE) problems.push(`Content-Type is ${JSON.stringify(res.headers['content-type'])}, expected ${JSON.stringify(JSON_TYPE)}`);
+  if (res.headers['content-type'] !== JSON_TYPE)
+    problems.push(`Content-Type is ${JSON.stringify(res.headers['content-type'])}, expected ${JSON.stringify(JSON_TYPE)}`);
   if (res.jsonError) {
     problems.push(`body is not JSON (${res.jsonError}): ${clip(res.text)}`);
     return problems;
@@ -192,19 +204,22 @@ export function answerViolations(res: RawResponse): string[] {
       problems.push(`error body is not an object: ${clip(res.text)}`);
     } else {
       const keys = Object.keys(body);
-      if (JSON.stringify(keys) !== JSON.stringify(['code', 'message', 'data'])) problems.push(`error keys are ${JSON.stringify(keys)}, expected ["code","message","data"]`);
+      if (JSON.stringify(keys) !== JSON.stringify(['code', 'message', 'data']))
+        problems.push(`error keys are ${JSON.stringify(keys)}, expected ["code","message","data"]`);
       if (typeof body.code !== 'string' || body.code === '') problems.push(`error code is ${JSON.stringify(body.code)}`);
       if (typeof body.message !== 'string') problems.push(`error message is ${JSON.stringify(body.message)}`);
       const data = body.data as Record<string, unknown> | null;
       if (data === null || typeof data !== 'object' || Array.isArray(data)) problems.push(`error data is ${JSON.stringify(data)}`);
-      else if (data.status !== res.status) problems.push(`data.status is ${JSON.stringify(data.status)} but the HTTP status is ${res.status}`);
+      else if (data.status !== res.status)
+        problems.push(`data.status is ${JSON.stringify(data.status)} but the HTTP status is ${res.status}`);
       problems.push(...echoedAngles(body));
     }
   }
   problems.push(...unsafeText(res.json));
   if (ok) problems.push(...badLinks(res.json));
   const location = res.headers.location;
-  if (location !== undefined && !String(location).startsWith(PUBLIC_URL)) problems.push(`Location header not built from PUBLIC_URL: ${clip(String(location))}`);
+  if (location !== undefined && !String(location).startsWith(PUBLIC_URL))
+    problems.push(`Location header not built from PUBLIC_URL: ${clip(String(location))}`);
   return problems;
 }
 
@@ -244,7 +259,9 @@ export class StateProbe {
     private readonly adminAuth: string,
   ) {
     this.dataSource = t.app.get(DataSource);
-    this.tables = [...new Set(this.dataSource.entityMetadatas.map((meta) => meta.tableName))].filter((name) => name !== 'app_passwords').sort();
+    this.tables = [...new Set(this.dataSource.entityMetadatas.map((meta) => meta.tableName))]
+      .filter((name) => name !== 'app_passwords')
+      .sort();
   }
 
   async db(): Promise<Record<string, string>> {
@@ -286,7 +303,9 @@ export function snapshotChanges(before: Snapshot, after: Snapshot): string[] {
       const y = b[key] ?? '';
       let at = 0;
       while (at < x.length && at < y.length && x[at] === y[at]) at++;
-      changes.push(`${label} ${key} changed at char ${at}: before …${clip(x.slice(Math.max(0, at - 60), at + 140), 260)} after …${clip(y.slice(Math.max(0, at - 60), at + 140), 260)}`);
+      changes.push(
+        `${label} ${key} changed at char ${at}: before …${clip(x.slice(Math.max(0, at - 60), at + 140), 260)} after …${clip(y.slice(Math.max(0, at - 60), at + 140), 260)}`,
+      );
     }
   };
   compare('table', before.db, after.db);
@@ -443,8 +462,14 @@ const leafString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...SCRIPT_PAYLOADS) },
   { weight: 4, arbitrary: fc.constantFrom(...WEIRD_STRINGS) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 3 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 4 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 3 }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 4 }),
+  },
 );
 
 /** Strings around the limits of spec §7.6 (200, 255, 500, 1000, 65 535 characters). */
@@ -522,7 +547,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     weight: 1,
     arbitrary: fc
       .tuple(fc.integer({ min: 101, max: 3000 }), fc.constantFrom<'int' | 'string' | 'object'>('int', 'string', 'object'))
-      .map(([n, kind]) => Array.from({ length: n }, (_, i) => (kind === 'int' ? i + 1 : kind === 'string' ? `term-${i}` : { id: i + 1, organizer: `O${i}` }))),
+      .map(([n, kind]) =>
+        Array.from({ length: n }, (_, i) => (kind === 'int' ? i + 1 : kind === 'string' ? `term-${i}` : { id: i + 1, organizer: `O${i}` })),
+      ),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
@@ -530,22 +557,102 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Write fields of spec §11 per kind, plus read-only fields (§7.5) and inputs ignored elsewhere. */
 export const WRITE_FIELDS: Record<Kind, string[]> = {
   events: [
-    'title', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'timezone', 'all_day', 'start_date', 'end_date', 'image',
-    'cost', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer',
-    'post_parent', 'post_password', 'custom_fields', 'password',
+    'title',
+    'description',
+    'excerpt',
+    'slug',
+    'status',
+    'author',
+    'date',
+    'date_utc',
+    'timezone',
+    'all_day',
+    'start_date',
+    'end_date',
+    'image',
+    'cost',
+    'website',
+    'show_map',
+    'show_map_link',
+    'hide_from_listings',
+    'sticky',
+    'featured',
+    'categories',
+    'tags',
+    'venue',
+    'organizer',
+    'post_parent',
+    'post_password',
+    'custom_fields',
+    'password',
   ],
   venues: [
-    'venue', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'show_map', 'show_map_link', 'address', 'city', 'country',
-    'province', 'state', 'zip', 'phone', 'stateprovince', 'stateProvince', 'website', 'image', 'geo_lat', 'geo_lng', 'post_password',
+    'venue',
+    'description',
+    'excerpt',
+    'slug',
+    'status',
+    'author',
+    'date',
+    'date_utc',
+    'show_map',
+    'show_map_link',
+    'address',
+    'city',
+    'country',
+    'province',
+    'state',
+    'zip',
+    'phone',
+    'stateprovince',
+    'stateProvince',
+    'website',
+    'image',
+    'geo_lat',
+    'geo_lng',
+    'post_password',
   ],
-  organizers: ['organizer', 'description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc', 'phone', 'website', 'email', 'image', 'post_password'],
+  organizers: [
+    'organizer',
+    'description',
+    'excerpt',
+    'slug',
+    'status',
+    'author',
+    'date',
+    'date_utc',
+    'phone',
+    'website',
+    'email',
+    'image',
+    'post_password',
+  ],
   categories: ['name', 'description', 'slug', 'parent'],
   tags: ['name', 'description', 'slug', 'parent'],
 };
 
 export const READ_ONLY_FIELDS = [
-  'id', 'global_id', 'global_id_lineage', 'url', 'rest_url', 'modified', 'modified_utc', 'utc_start_date', 'utc_end_date', 'start_date_details',
-  'timezone_abbr', 'cost_details', 'json_ld', 'count', 'taxonomy', 'meta', 'urls', '_links', 'force', 'context', '_method',
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'url',
+  'rest_url',
+  'modified',
+  'modified_utc',
+  'utc_start_date',
+  'utc_end_date',
+  'start_date_details',
+  'timezone_abbr',
+  'cost_details',
+  'json_ld',
+  'count',
+  'taxonomy',
+  'meta',
+  'urls',
+  '_links',
+  'force',
+  'context',
+  '_method',
 ];
 
 /** One value of each wrong type for the field sweep: object, array, deep nesting, null, boolean, out-of-range numbers. */
@@ -593,7 +700,11 @@ export function hostileBody(kind: Kind): fc.Arbitrary<Record<string, unknown>> {
     { weight: 1, arbitrary: junkKey },
   );
   return fc
-    .tuple(fc.boolean(), fc.uniqueArray(fc.tuple(field, hostileValue), { minLength: 1, maxLength: 5, selector: ([key]) => key }), fc.nat(1_000_000))
+    .tuple(
+      fc.boolean(),
+      fc.uniqueArray(fc.tuple(field, hostileValue), { minLength: 1, maxLength: 5, selector: ([key]) => key }),
+      fc.nat(1_000_000),
+    )
     .map(([withBase, pairs, tag]) => {
       const body: Record<string, unknown> = withBase ? validBody(kind, String(tag)) : {};
       for (const [key, value] of pairs) Object.defineProperty(body, key, { value, enumerable: true, writable: true, configurable: true });
@@ -604,25 +715,152 @@ export function hostileBody(kind: Kind): fc.Arbitrary<Record<string, unknown>> {
 // --- query strings ---------------------------------------------------------------------------
 
 export const QUERY_KEYS = [
-  'page', 'per_page', 'search', 'status', 'categories', 'tags', 'venue', 'organizer', 'include', 'exclude', 'order', 'orderby', 'hide_empty',
-  'parent', 'post', 'event', 'slug', 'start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after', 'strict_dates',
-  'featured', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'post_parent', 'ticketed', 'password', 'has_events', 'only_with_upcoming', 'namespace',
-  'context', '_method', '_fields', '_embed', '_envelope', '_jsonp', 'rest_route', 'id', 'force',
+  'page',
+  'per_page',
+  'search',
+  'status',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'include',
+  'exclude',
+  'order',
+  'orderby',
+  'hide_empty',
+  'parent',
+  'post',
+  'event',
+  'slug',
+  'start_date',
+  'end_date',
+  'starts_before',
+  'starts_after',
+  'ends_before',
+  'ends_after',
+  'strict_dates',
+  'featured',
+  'geoloc',
+  'geoloc_lat',
+  'geoloc_lng',
+  'post_parent',
+  'ticketed',
+  'password',
+  'has_events',
+  'only_with_upcoming',
+  'namespace',
+  'context',
+  '_method',
+  '_fields',
+  '_embed',
+  '_envelope',
+  '_jsonp',
+  'rest_route',
+  'id',
+  'force',
 ];
 
 export const WEIRD_QUERY_KEYS = [
-  '', '[]', '[', ']', '[[', 'page[]', 'page[0]', 'page[a]', 'per_page[gt]', 'status[]', 'status[][]', 'status[0][1]', 'categories[100000]',
-  'include[999]', 'include[]', 'tags[][x]', 'a[b][c][d][e][f][g][h]', '__proto__', '__proto__[polluted]', 'constructor[prototype][polluted]',
-  'search[$ne]', 'search[constructor]', 'status[constructor]', 'x[constructor]', 'x[__proto__]', 'toString', 'hasOwnProperty', 'ＰＡＧＥ', 'PAGE', 'Per_Page', 'päge', 'page\u0000', 'search\t', 'a.b', 'venue[id]', 'organizer[0][id]',
+  '',
+  '[]',
+  '[',
+  ']',
+  '[[',
+  'page[]',
+  'page[0]',
+  'page[a]',
+  'per_page[gt]',
+  'status[]',
+  'status[][]',
+  'status[0][1]',
+  'categories[100000]',
+  'include[999]',
+  'include[]',
+  'tags[][x]',
+  'a[b][c][d][e][f][g][h]',
+  '__proto__',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+  'search[$ne]',
+  'search[constructor]',
+  'status[constructor]',
+  'x[constructor]',
+  'x[__proto__]',
+  'toString',
+  'hasOwnProperty',
+  'ＰＡＧＥ',
+  'PAGE',
+  'Per_Page',
+  'päge',
+  'page\u0000',
+  'search\t',
+  'a.b',
+  'venue[id]',
+  'organizer[0][id]',
 ];
 
-const PERCENT_JUNK = ['%', '%%', '%z', '%zz', '%2', '%u0041', '%C0%80', '%C0%AE', '%ED%A0%80', '%FF%FE', '%00', '%0A', '%0D%0A', '%E0%A4%A', '%25%32%35', '%F0%9F%98'];
+const PERCENT_JUNK = [
+  '%',
+  '%%',
+  '%z',
+  '%zz',
+  '%2',
+  '%u0041',
+  '%C0%80',
+  '%C0%AE',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '%0A',
+  '%0D%0A',
+  '%E0%A4%A',
+  '%25%32%35',
+  '%F0%9F%98',
+];
 
 export const queryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: junkString },
-  { weight: 2, arbitrary: fc.constantFrom('1', '2', '50', '51', '100', '0', '-1', '-50', '99999999999999999999', '1e3', '1.0', ' 1', '1 ', '+1', '0x10', '１', '٣') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '1',
+      '2',
+      '50',
+      '51',
+      '100',
+      '0',
+      '-1',
+      '-50',
+      '99999999999999999999',
+      '1e3',
+      '1.0',
+      ' 1',
+      '1 ',
+      '+1',
+      '0x10',
+      '１',
+      '٣',
+    ),
+  },
   { weight: 1, arbitrary: fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String) },
-  { weight: 1, arbitrary: fc.constantFrom('asc', 'DESC', 'sideways', 'name', 'count', 'include_slugs', 'term_group', 'id;', 'name desc', '1', 'yes', 'on', 'disabled') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'asc',
+      'DESC',
+      'sideways',
+      'name',
+      'count',
+      'include_slugs',
+      'term_group',
+      'id;',
+      'name desc',
+      '1',
+      'yes',
+      'on',
+      'disabled',
+    ),
+  },
 );
 
 /** Keeps request heads below Node's 16 KiB limit (longer ones never reach the service). */
@@ -637,7 +875,11 @@ function encodePiece(text: string, how: Encoding, junk: string): string {
 }
 
 const queryPair = fc.record({
-  key: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 2, arbitrary: fc.constantFrom(...WEIRD_QUERY_KEYS) }, { weight: 1, arbitrary: junkString }),
+  key: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) },
+    { weight: 2, arbitrary: fc.constantFrom(...WEIRD_QUERY_KEYS) },
+    { weight: 1, arbitrary: junkString },
+  ),
   value: queryValue,
   noEquals: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   keyHow: fc.constantFrom<Encoding>('encoded', 'raw', 'raw', 'junk'),
@@ -669,10 +911,46 @@ export const queryString: fc.Arbitrary<string> = fc
 // --- path segments ---------------------------------------------------------------------------
 
 export const JUNK_SEGMENTS = [
-  '0', '000', '-1', '1e3', '0x1F', '1.5', '%201', '1%20', '%00', '1%00', '..%2F..%2Fetc%2Fpasswd', '..%2f', '%2e%2e', '%2E', '%2F', '%5C', '..', '.',
-  '99999999999999999999999', '9'.repeat(100), '1'.repeat(400), '18446744073709551617', '2147483648', '4294967296', '%ff', '%', '%zz', '%E2%80%AE',
-  '%C0%AE%C0%AE', '\u00e9', 'caf\u00e9', '%F0%9F%98%80', 'by-slug', 'by-slug%2F', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', "'%20OR%201=1%20--",
-  '%22%3B%20DROP%20TABLE%20events%3B%20--', '%EF%BC%91', '%D9%A3', 'a'.repeat(3000),
+  '0',
+  '000',
+  '-1',
+  '1e3',
+  '0x1F',
+  '1.5',
+  '%201',
+  '1%20',
+  '%00',
+  '1%00',
+  '..%2F..%2Fetc%2Fpasswd',
+  '..%2f',
+  '%2e%2e',
+  '%2E',
+  '%2F',
+  '%5C',
+  '..',
+  '.',
+  '99999999999999999999999',
+  '9'.repeat(100),
+  '1'.repeat(400),
+  '18446744073709551617',
+  '2147483648',
+  '4294967296',
+  '%ff',
+  '%',
+  '%zz',
+  '%E2%80%AE',
+  '%C0%AE%C0%AE',
+  '\u00e9',
+  'caf\u00e9',
+  '%F0%9F%98%80',
+  'by-slug',
+  'by-slug%2F',
+  '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+  "'%20OR%201=1%20--",
+  '%22%3B%20DROP%20TABLE%20events%3B%20--',
+  '%EF%BC%91',
+  '%D9%A3',
+  'a'.repeat(3000),
 ];
 
 /** A hostile id or slug segment, already as it goes on the request line. */
@@ -690,12 +968,60 @@ export function pathSegment(realIds: string[], realSlugs: string[]): fc.Arbitrar
 // --- form and multipart bodies ---------------------------------------------------------------
 
 export const FORM_KEYS = [
-  'title', 'title[]', 'title[0]', 'title[a]', 'title[', 'venue', 'venue[venue]', 'venue[id]', 'venue[0][venue]', 'venue[0][id]', 'venue[city][x]',
-  'venue[__proto__][x]', 'organizer', 'organizer[]', 'organizer[0][organizer]', 'organizer[1][id]', 'organizer[999999]', 'organizer[0][email][]',
-  'categories', 'categories[]', 'categories[200]', 'categories[a][b]', 'tags[]', 'tags[][]', 'a[b][c][d][e][f][g][h]', '__proto__[polluted]',
-  'constructor[prototype][polluted]', 'venue[constructor]', 'junk[constructor]', 'name[constructor]', '[]', '', 'name', 'name[]', 'description[x]', 'parent', 'parent[]', 'start_date', 'start_date[]', 'end_date',
-  'status[]', 'cost[]', 'cost[a]', 'custom_fields[x]', 'custom_fields[__proto__]', 'slug[]', 'geo_lat', 'geo_lng[]', 'show_map', 'all_day[]', 'author',
-  'post_parent', 'id', '_method',
+  'title',
+  'title[]',
+  'title[0]',
+  'title[a]',
+  'title[',
+  'venue',
+  'venue[venue]',
+  'venue[id]',
+  'venue[0][venue]',
+  'venue[0][id]',
+  'venue[city][x]',
+  'venue[__proto__][x]',
+  'organizer',
+  'organizer[]',
+  'organizer[0][organizer]',
+  'organizer[1][id]',
+  'organizer[999999]',
+  'organizer[0][email][]',
+  'categories',
+  'categories[]',
+  'categories[200]',
+  'categories[a][b]',
+  'tags[]',
+  'tags[][]',
+  'a[b][c][d][e][f][g][h]',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+  'venue[constructor]',
+  'junk[constructor]',
+  'name[constructor]',
+  '[]',
+  '',
+  'name',
+  'name[]',
+  'description[x]',
+  'parent',
+  'parent[]',
+  'start_date',
+  'start_date[]',
+  'end_date',
+  'status[]',
+  'cost[]',
+  'cost[a]',
+  'custom_fields[x]',
+  'custom_fields[__proto__]',
+  'slug[]',
+  'geo_lat',
+  'geo_lng[]',
+  'show_map',
+  'all_day[]',
+  'author',
+  'post_parent',
+  'id',
+  '_method',
 ];
 
 const formPair = fc.tuple(
@@ -709,8 +1035,13 @@ const formPair = fc.tuple(
 export const formBody: fc.Arbitrary<string> = fc
   .tuple(fc.array(formPair, { minLength: 1, maxLength: 10 }), fc.boolean())
   .map(([pairs, withBase]) => {
-    const parts = pairs.map(([key, value, how, junk]) => `${encodePiece(key, how === 'junk' ? 'raw' : how, junk)}=${encodePiece(value, how, junk)}`);
-    if (withBase) parts.unshift('title=Form+base&start_date=2027-05-01+10%3A00&end_date=2027-05-01+11%3A00&venue[venue]=Form+venue&name=Form+term&organizer[0][organizer]=Form+org');
+    const parts = pairs.map(
+      ([key, value, how, junk]) => `${encodePiece(key, how === 'junk' ? 'raw' : how, junk)}=${encodePiece(value, how, junk)}`,
+    );
+    if (withBase)
+      parts.unshift(
+        'title=Form+base&start_date=2027-05-01+10%3A00&end_date=2027-05-01+11%3A00&venue[venue]=Form+venue&name=Form+term&organizer[0][organizer]=Form+org',
+      );
     return parts.join('&');
   });
 
@@ -719,8 +1050,12 @@ export const multipartBody: fc.Arbitrary<{ body: string; contentType: string }> 
   .tuple(fc.array(formPair, { minLength: 1, maxLength: 6 }), fc.constantFrom('ok', 'truncated', 'no-boundary', 'wrong-boundary', 'garbage'))
   .map(([pairs, variant]) => {
     const boundary = 'hostileBoundary7MA4YWxkTrZu0gW';
-    const parts = pairs.map(([key, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${key.replace(/["\r\n]/g, '')}"\r\n\r\n${value}\r\n`);
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="../../x.php"\r\nContent-Type: application/x-php\r\n\r\n<?php system($_GET[1]); ?>\r\n`);
+    const parts = pairs.map(
+      ([key, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${key.replace(/["\r\n]/g, '')}"\r\n\r\n${value}\r\n`,
+    );
+    parts.push(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="../../x.php"\r\nContent-Type: application/x-php\r\n\r\n<?php system($_GET[1]); ?>\r\n`,
+    );
     let body = `${parts.join('')}--${boundary}--\r\n`;
     let contentType = `multipart/form-data; boundary=${boundary}`;
     if (variant === 'truncated') body = body.slice(0, Math.floor(body.length / 2));
@@ -814,7 +1149,7 @@ export const BAD_AUTHORIZATIONS = [
   `Basic ${b64(':password')}`,
   `Basic ${b64('admin:')}`,
   `Basic ${b64("' OR 1=1 --:x")}`,
-  `Basic ${b64('admin\' --:whatever')}`,
+  `Basic ${b64("admin' --:whatever")}`,
   `Basic ${b64('<script>alert(1)</script>:pw')}`,
   `Basic ${b64('ünïcødé:pässwörd')}`,
   `Basic ${b64('\u0000:\u0000')}`,
@@ -834,5 +1169,24 @@ export const BAD_AUTHORIZATIONS = [
   '<script>',
 ];
 
-export const METHOD_OVERRIDES = ['PUT', 'patch', 'DELETE', 'delete', 'Delete ', ' DELETE', 'GET', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', 'POST', 'PUT, DELETE', 'DELETE\t', '', 'x'.repeat(1000), '<script>', "'; DROP TABLE events; --", 'D\u00c9LETE'];
-
+export const METHOD_OVERRIDES = [
+  'PUT',
+  'patch',
+  'DELETE',
+  'delete',
+  'Delete ',
+  ' DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'POST',
+  'PUT, DELETE',
+  'DELETE\t',
+  '',
+  'x'.repeat(1000),
+  '<script>',
+  "'; DROP TABLE events; --",
+  'D\u00c9LETE',
+];

@@ -51,7 +51,9 @@ export async function startTestApp(overrides: Env = {}, options: { sharing?: Tes
     ADMIN_LOGIN: ADMIN.login,
     ADMIN_PASSWORD: ADMIN.password,
     LOGIN_FAILURE_LIMIT: '100000',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SQLITE_PATH: shared?.kind === 'sqlite' ? shared.path : join(sqliteDir as string, 'test.sqlite') }),
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl }
+      : { SQLITE_PATH: shared?.kind === 'sqlite' ? shared.path : join(sqliteDir as string, 'test.sqlite') }),
     ...overrides,
   });
   const app = await createApp(config);

@@ -1,13 +1,5 @@
 export { defaultListWindow, parseStrictDates, wholeDayEnd, wholeDayStart, type ListWindow } from './list-window.js';
 export { parseDateInput, type ParsedDate } from './parse-date.js';
 export { WALL_FORMAT } from './wall-clock.js';
-export {
-  dateDetails,
-  isoWithOffset,
-  normalizeWallAfterGap,
-  nowUtcWall,
-  utcToWall,
-  wallToUtc,
-  type DateDetails,
-} from './wall-time.js';
+export { dateDetails, isoWithOffset, normalizeWallAfterGap, nowUtcWall, utcToWall, wallToUtc, type DateDetails } from './wall-time.js';
 export { normalizeTimezone, offsetHours, timezoneAbbr, toLuxonZone } from './zones.js';

@@ -63,10 +63,7 @@ describe('parseStrictDates', () => {
     expect(parseStrictDates(value)).toBe(false);
   });
 
-  it.each(['', ' ', 'y', 'n', 'enable', 'disabled', '2', ' true', 'truee', 2, -1, null, undefined, ['true'], {}])(
-    'refuses %p',
-    (value) => {
-      expect(parseStrictDates(value)).toBeNull();
-    },
-  );
+  it.each(['', ' ', 'y', 'n', 'enable', 'disabled', '2', ' true', 'truee', 2, -1, null, undefined, ['true'], {}])('refuses %p', (value) => {
+    expect(parseStrictDates(value)).toBeNull();
+  });
 });

@@ -110,7 +110,9 @@ describe('parseDateInput', () => {
 
     it('keeps the exact instant of the repeated hour', () => {
       expect(parse('2027-11-07T01:30:00-06:00')).toEqual({
-        kind: 'instant', utc: '2027-11-07 07:30:00', wall: '2027-11-07 01:30:00',
+        kind: 'instant',
+        utc: '2027-11-07 07:30:00',
+        wall: '2027-11-07 01:30:00',
       });
     });
 
@@ -178,13 +180,17 @@ describe('parseDateInput', () => {
 
     it('moves a time inside the spring-forward gap forward by the gap', () => {
       expect(parse('2027-03-14 02:30:00')).toEqual({
-        kind: 'wall', wall: '2027-03-14 03:30:00', utc: '2027-03-14 08:30:00',
+        kind: 'wall',
+        wall: '2027-03-14 03:30:00',
+        utc: '2027-03-14 08:30:00',
       });
     });
 
     it('reads a repeated time as its first occurrence', () => {
       expect(parse('2027-11-07 01:30:00')).toEqual({
-        kind: 'wall', wall: '2027-11-07 01:30:00', utc: '2027-11-07 06:30:00',
+        kind: 'wall',
+        wall: '2027-11-07 01:30:00',
+        utc: '2027-11-07 06:30:00',
       });
     });
 
@@ -310,17 +316,23 @@ describe('parseDateInput', () => {
       expect(wallOf('2027-03-13 10:00 +24 hours')).toBe('2027-03-14 11:00:00');
       expect(wallOf('2027-03-14 01:30 +1 hour')).toBe('2027-03-14 03:30:00');
       expect(parse('2027-11-07 00:30 +1 hour')).toEqual({
-        kind: 'wall', wall: '2027-11-07 01:30:00', utc: '2027-11-07 06:30:00',
+        kind: 'wall',
+        wall: '2027-11-07 01:30:00',
+        utc: '2027-11-07 06:30:00',
       });
       expect(parse('2027-11-07 00:30 +2 hours')).toEqual({
-        kind: 'wall', wall: '2027-11-07 01:30:00', utc: '2027-11-07 07:30:00',
+        kind: 'wall',
+        wall: '2027-11-07 01:30:00',
+        utc: '2027-11-07 07:30:00',
       });
     });
 
     it('keeps "now" exact inside the repeated hour', () => {
       const secondOneThirty = new Date('2027-11-07T07:30:00Z');
       expect(parse('now', CHICAGO, secondOneThirty)).toEqual({
-        kind: 'wall', wall: '2027-11-07 01:30:00', utc: '2027-11-07 07:30:00',
+        kind: 'wall',
+        wall: '2027-11-07 01:30:00',
+        utc: '2027-11-07 07:30:00',
       });
       expect(parse('1 hour ago', CHICAGO, secondOneThirty)?.utc).toBe('2027-11-07 06:30:00');
     });
@@ -331,7 +343,9 @@ describe('parseDateInput', () => {
 
     it('evaluates in the given zone', () => {
       expect(parse('today', 'Asia/Kolkata')).toEqual({
-        kind: 'wall', wall: '2027-03-18 00:00:00', utc: '2027-03-17 18:30:00',
+        kind: 'wall',
+        wall: '2027-03-18 00:00:00',
+        utc: '2027-03-17 18:30:00',
       });
       expect(parse('now', 'UTC+5.5')?.wall).toBe('2027-03-18 01:50:08');
     });
@@ -375,11 +389,8 @@ describe('parseDateInput', () => {
   });
 
   describe('non-dates', () => {
-    it.each(['', '   ', '\t\n', null, undefined, true, {}, ['2027-03-20'], new Date(0)])(
-      'refuses %p',
-      (input) => {
-        expect(parse(input)).toBeNull();
-      },
-    );
+    it.each(['', '   ', '\t\n', null, undefined, true, {}, ['2027-03-20'], new Date(0)])('refuses %p', (input) => {
+      expect(parse(input)).toBeNull();
+    });
   });
 });

@@ -35,9 +35,7 @@ type WeekdayMode = 'this' | 'next' | 'last';
 type CalendarUnit = 'day' | 'month' | 'year';
 
 /** Offsets either move the wall calendar (keeping the wall time) or add elapsed seconds. */
-type Offset =
-  | { kind: 'calendar'; unit: CalendarUnit; amount: number }
-  | { kind: 'elapsed'; seconds: number };
+type Offset = { kind: 'calendar'; unit: CalendarUnit; amount: number } | { kind: 'elapsed'; seconds: number };
 
 type Item =
   | { kind: 'now' }
@@ -61,10 +59,7 @@ interface Expression {
   offsets: Offset[];
 }
 
-const MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
-];
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
@@ -99,8 +94,7 @@ const UNITS: ReadonlyMap<string, Offset> = (() => {
 })();
 
 const TIMESTAMP = /^@?-?\d+$/;
-const ISO_INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:z|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:z|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:t(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?$/;
 const SLASH_YMD = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
@@ -273,9 +267,7 @@ function matchNumericOffset(tokens: string[], at: number): Match | undefined {
     amount = -amount;
     length += 1;
   }
-  const item: Item | null = Number.isSafeInteger(amount)
-    ? { kind: 'offset', offset: scaledOffset(unit, amount) }
-    : null;
+  const item: Item | null = Number.isSafeInteger(amount) ? { kind: 'offset', offset: scaledOffset(unit, amount) } : null;
   return [item, length];
 }
 
@@ -289,14 +281,7 @@ function matchWordOffset(tokens: string[], at: number): Match | undefined {
   return undefined;
 }
 
-const MATCHERS = [
-  matchDate,
-  matchTime,
-  matchWord,
-  matchWeekday,
-  matchWordOffset,
-  matchNumericOffset,
-];
+const MATCHERS = [matchDate, matchTime, matchWord, matchWeekday, matchWordOffset, matchNumericOffset];
 
 function matchItem(tokens: string[], at: number): Match | undefined {
   for (const matcher of MATCHERS) {

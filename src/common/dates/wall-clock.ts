@@ -33,5 +33,8 @@ export function formatWall(clock: DateTime): string {
  * alone would clamp to the last day of February.
  */
 export function addMonthsRollingOver(clock: DateTime, months: number): DateTime {
-  return clock.set({ day: 1 }).plus({ months }).plus({ days: clock.day - 1 });
+  return clock
+    .set({ day: 1 })
+    .plus({ months })
+    .plus({ days: clock.day - 1 });
 }

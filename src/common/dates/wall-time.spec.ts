@@ -1,11 +1,4 @@
-import {
-  dateDetails,
-  isoWithOffset,
-  normalizeWallAfterGap,
-  nowUtcWall,
-  utcToWall,
-  wallToUtc,
-} from './wall-time.js';
+import { dateDetails, isoWithOffset, normalizeWallAfterGap, nowUtcWall, utcToWall, wallToUtc } from './wall-time.js';
 
 describe('wallToUtc', () => {
   it.each([
@@ -103,10 +96,20 @@ describe('isoWithOffset', () => {
 describe('dateDetails', () => {
   it('splits the string without conversion (spec 8.7)', () => {
     expect(dateDetails('2027-03-20 19:30:00')).toEqual({
-      year: '2027', month: '03', day: '20', hour: '19', minutes: '30', seconds: '00',
+      year: '2027',
+      month: '03',
+      day: '20',
+      hour: '19',
+      minutes: '30',
+      seconds: '00',
     });
     expect(dateDetails('1999-12-31 23:59:58')).toEqual({
-      year: '1999', month: '12', day: '31', hour: '23', minutes: '59', seconds: '58',
+      year: '1999',
+      month: '12',
+      day: '31',
+      hour: '23',
+      minutes: '59',
+      seconds: '58',
     });
   });
 

@@ -18,9 +18,7 @@ function offsetMillis(zone: Zone, epochMillis: number): number {
 export function wallClockToEpoch(clock: DateTime, zone: Zone): number {
   const local = clock.toMillis();
   const offsets = [offsetMillis(zone, local - DAY_MS), offsetMillis(zone, local + DAY_MS)];
-  const matching = offsets
-    .map((offset) => local - offset)
-    .filter((epoch, index) => offsetMillis(zone, epoch) === offsets[index]);
+  const matching = offsets.map((offset) => local - offset).filter((epoch, index) => offsetMillis(zone, epoch) === offsets[index]);
   if (matching.length === 0) {
     // Reading a gap time with the offset in force before the gap lands the gap length later.
     return local - offsets[0];

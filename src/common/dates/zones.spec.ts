@@ -44,9 +44,28 @@ describe('normalizeTimezone', () => {
   });
 
   it.each([
-    'UTC+15', 'UTC-13', 'UTC+5.7', 'UTC+5.', 'UTC+123', 'UTC+14.5', 'UTC-12.5', 'UTC+5.25', 'UTC+05:20', 'UTC+5:3', 'UTC+', 'UTC+ 5',
-    'GMT+5', '+05:00', 'Mars/Olympus', 'America/Chicago/', 'Chicago', 'localtime', 'Factory',
-    'SystemV/AST4', '', '   ',
+    'UTC+15',
+    'UTC-13',
+    'UTC+5.7',
+    'UTC+5.',
+    'UTC+123',
+    'UTC+14.5',
+    'UTC-12.5',
+    'UTC+5.25',
+    'UTC+05:20',
+    'UTC+5:3',
+    'UTC+',
+    'UTC+ 5',
+    'GMT+5',
+    '+05:00',
+    'Mars/Olympus',
+    'America/Chicago/',
+    'Chicago',
+    'localtime',
+    'Factory',
+    'SystemV/AST4',
+    '',
+    '   ',
   ])('refuses %j', (input) => {
     expect(normalizeTimezone(input)).toBeNull();
   });
@@ -139,7 +158,10 @@ describe('offsetHours', () => {
 describe('tz-data', () => {
   it('lists zones that this runtime accepts under the same spelling', () => {
     const names = Object.entries(ZONE_NAMES_BY_AREA).flatMap(([area, list]) =>
-      list.trim().split(/\s+/).map((name) => (area === '' ? name : `${area}/${name}`)),
+      list
+        .trim()
+        .split(/\s+/)
+        .map((name) => (area === '' ? name : `${area}/${name}`)),
     );
     expect(names.length).toBeGreaterThan(500);
     expect(names.filter((name) => normalizeTimezone(name) !== name)).toEqual([]);

@@ -12,7 +12,10 @@ const MAX_FIXED_OFFSET = 14 * 60;
 
 function buildZoneNameLookup(): Map<string, string> {
   const names = Object.entries(ZONE_NAMES_BY_AREA).flatMap(([area, list]) =>
-    list.trim().split(/\s+/).map((name) => (area === '' ? name : `${area}/${name}`)),
+    list
+      .trim()
+      .split(/\s+/)
+      .map((name) => (area === '' ? name : `${area}/${name}`)),
   );
   // The runtime's own list covers zones added to the tz database after tz-data.ts was written.
   names.push(...Intl.supportedValuesOf('timeZone'));
@@ -90,11 +93,7 @@ export function toLuxonZone(zone: string): Zone {
   }
   const offset = fixedOffsetMinutes(name);
   const luxonZone =
-    name === 'UTC'
-      ? FixedOffsetZone.utcInstance
-      : offset !== null
-        ? FixedOffsetZone.instance(offset)
-        : IANAZone.create(name);
+    name === 'UTC' ? FixedOffsetZone.utcInstance : offset !== null ? FixedOffsetZone.instance(offset) : IANAZone.create(name);
   luxonZones.set(name, luxonZone);
   return luxonZone;
 }

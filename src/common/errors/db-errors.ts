@@ -22,7 +22,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     const candidate = current as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
     if (typeof candidate.code === 'string' && UNAVAILABLE_CODES.has(candidate.code)) return true;
-    if (typeof candidate.message === 'string' && /connect ETIMEDOUT|Connection lost|Pool is closed|Can't add new command when connection is in closed state/i.test(candidate.message)) {
+    if (
+      typeof candidate.message === 'string' &&
+      /connect ETIMEDOUT|Connection lost|Pool is closed|Can't add new command when connection is in closed state/i.test(candidate.message)
+    ) {
       return true;
     }
     current = candidate.driverError ?? candidate.cause;
@@ -34,7 +37,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     const candidate = current as { code?: unknown; message?: unknown; driverError?: unknown };
-    if (candidate.code === 'ER_DUP_ENTRY' || candidate.code === 'SQLITE_CONSTRAINT_UNIQUE' || candidate.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
+    if (
+      candidate.code === 'ER_DUP_ENTRY' ||
+      candidate.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+      candidate.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+    )
+      return true;
     current = candidate.driverError;
   }
   return false;

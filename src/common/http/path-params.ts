@@ -21,4 +21,3 @@ export const PathSlug = createParamDecorator((_data: unknown, context: Execution
 export const Ctx = createParamDecorator((_data: unknown, context: ExecutionContext): RequestContext => {
   return context.switchToHttp().getRequest<Request>().ctx;
 });
-

@@ -26,11 +26,7 @@ export interface PipelineDeps {
   routeEntry: (ctx: RequestContext, route: RegisteredRoute) => unknown;
 }
 
-type Target =
-  | { kind: 'pass' }
-  | { kind: 'none' }
-  | { kind: 'index' }
-  | { kind: 'api'; path: string; search: string };
+type Target = { kind: 'pass' } | { kind: 'none' } | { kind: 'index' } | { kind: 'api'; path: string; search: string };
 
 interface PipelineState {
   target: Target;
@@ -60,7 +56,15 @@ export function httpPipeline(deps: PipelineDeps): RequestHandler[] {
     const [rawPath, search = ''] = splitUrl(req.url);
     if (PASS_THROUGH.test(rawPath)) {
       state.set(req, { target: { kind: 'pass' } });
-      req.ctx = { edition: editions.defaultEdition, base: editions.base(editions.defaultEdition), api: editions.api(editions.defaultEdition), user: null, route: null, routeParams: {}, subject: null };
+      req.ctx = {
+        edition: editions.defaultEdition,
+        base: editions.base(editions.defaultEdition),
+        api: editions.api(editions.defaultEdition),
+        user: null,
+        route: null,
+        routeParams: {},
+        subject: null,
+      };
       return next();
     }
     const { edition, rest } = editions.resolve(rawPath);
@@ -207,7 +211,9 @@ function effectiveMethod(req: Request): string {
   if (method !== 'POST') return method;
   const [, search = ''] = splitUrl(req.url);
   const fromQuery = search.includes('_method=') ? parseQueryString(search)._method : undefined;
-  const requested = String((typeof fromQuery === 'string' ? fromQuery : undefined) ?? req.headers['x-http-method-override'] ?? '').toUpperCase();
+  const requested = String(
+    (typeof fromQuery === 'string' ? fromQuery : undefined) ?? req.headers['x-http-method-override'] ?? '',
+  ).toUpperCase();
   return OVERRIDABLE.has(requested) ? requested : method;
 }
 
@@ -234,4 +240,3 @@ function finalizeHeaders(req: Request, res: Response): void {
     return (writeHead as (...a: unknown[]) => Response).apply(this, args);
   } as Response['writeHead'];
 }
-

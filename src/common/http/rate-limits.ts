@@ -13,9 +13,19 @@ export class RateLimits {
   private readonly redis: Redis | null;
 
   constructor(limits: LimitsConfig) {
-    this.redis = limits.redisUrl ? new Redis(limits.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 }) : null;
+    this.redis = limits.redisUrl
+      ? new Redis(limits.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
+      : null;
     const make = (keyPrefix: string, points: number, duration: number) =>
-      this.redis ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix, points, duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }) }) : new RateLimiterMemory({ keyPrefix, points, duration });
+      this.redis
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            keyPrefix,
+            points,
+            duration,
+            insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+          })
+        : new RateLimiterMemory({ keyPrefix, points, duration });
     this.requests = limits.requestsPerMinute > 0 ? make('calendar-requests', limits.requestsPerMinute, 60) : null;
     this.failuresByClient = make('calendar-login-client', limits.loginFailures, limits.loginWindowSeconds);
     this.failuresByLogin = make('calendar-login-name', limits.loginFailures * 2, limits.loginWindowSeconds);

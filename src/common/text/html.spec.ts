@@ -62,9 +62,7 @@ describe('sanitizeRichText', () => {
   });
 
   it('removes event handler attributes', () => {
-    expect(sanitizeRichText('<p onclick="evil()">x</p><img src="/a.png" onerror="evil()" />')).toBe(
-      '<p>x</p><img src="/a.png" />',
-    );
+    expect(sanitizeRichText('<p onclick="evil()">x</p><img src="/a.png" onerror="evil()" />')).toBe('<p>x</p><img src="/a.png" />');
   });
 
   it.each([
@@ -132,9 +130,7 @@ describe('renderRichText', () => {
   });
 
   it('splits blocks at blank lines and turns single line breaks into <br />', () => {
-    expect(renderRichText('Line one\nLine two\n\nSecond paragraph')).toBe(
-      '<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>',
-    );
+    expect(renderRichText('Line one\nLine two\n\nSecond paragraph')).toBe('<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>');
   });
 
   it('keeps empty text empty', () => {
@@ -155,8 +151,18 @@ describe('renderRichText', () => {
     expect(renderRichText(stored)).toBe('<p>Already</p>\n<ul>\n<li>one</li>\n</ul>\n<h2 class="x">Head</h2>\n<hr />\n<p>plain</p>');
   });
 
-  it.each(['<div>d</div>', '<h1>h</h1>', '<h6>h</h6>', '<ol><li>x</li></ol>', '<li>x</li>', '<blockquote>q</blockquote>',
-    '<pre>p</pre>', '<table><tr><td>t</td></tr></table>', '<figure>f</figure>', '<hr>'])('recognises %s as block-level', (block) => {
+  it.each([
+    '<div>d</div>',
+    '<h1>h</h1>',
+    '<h6>h</h6>',
+    '<ol><li>x</li></ol>',
+    '<li>x</li>',
+    '<blockquote>q</blockquote>',
+    '<pre>p</pre>',
+    '<table><tr><td>t</td></tr></table>',
+    '<figure>f</figure>',
+    '<hr>',
+  ])('recognises %s as block-level', (block) => {
     expect(renderRichText(block)).toBe(block);
   });
 

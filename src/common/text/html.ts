@@ -2,12 +2,39 @@ import sanitizeHtml from 'sanitize-html';
 
 /** Tags kept in item descriptions and excerpts (spec 7.6). */
 export const RICH_TEXT_TAGS: readonly string[] = [
-  'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'a',
-  'ul', 'ol', 'li', 'blockquote',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'pre', 'code', 'img', 'figure', 'figcaption',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'hr', 'span', 'div',
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'code',
+  'img',
+  'figure',
+  'figcaption',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'hr',
+  'span',
+  'div',
 ];
 
 /** Elements whose content is dropped together with the element itself. */
@@ -50,9 +77,7 @@ export function stripTags(input: string): string {
 }
 
 function unescapeBasic(escaped: string): string {
-  return escaped.replace(/&(amp|lt|gt);/g, (_match, name: string) =>
-    name === 'amp' ? '&' : name === 'lt' ? '<' : '>',
-  );
+  return escaped.replace(/&(amp|lt|gt);/g, (_match, name: string) => (name === 'amp' ? '&' : name === 'lt' ? '<' : '>'));
 }
 
 /**
@@ -84,12 +109,14 @@ export function renderRichText(stored: string): string {
   if (text === '') {
     return '';
   }
-  return text
-    // A line holding only spaces or tabs looks blank, so it separates blocks too.
-    .split(/\n(?:[ \t]*\n)+/)
-    .map((block) => block.trim())
-    .filter((block) => block !== '')
-    .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br />\n')}</p>`))
-    .join('\n')
-    .trim();
+  return (
+    text
+      // A line holding only spaces or tabs looks blank, so it separates blocks too.
+      .split(/\n(?:[ \t]*\n)+/)
+      .map((block) => block.trim())
+      .filter((block) => block !== '')
+      .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br />\n')}</p>`))
+      .join('\n')
+      .trim()
+  );
 }

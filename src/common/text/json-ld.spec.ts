@@ -22,9 +22,7 @@ describe('jsonLdText', () => {
   it('uses the rendered excerpt when present (spec event example)', () => {
     const text = jsonLdText('<p>Evening walk with lanterns.</p>', '<p>Bring a lantern.</p>\n<p>The route is step-free.</p>');
     expect(text).toBe('&lt;p&gt;Evening walk with lanterns.&lt;/p&gt;\\n');
-    expect(JSON.stringify({ description: text })).toBe(
-      '{"description":"&lt;p&gt;Evening walk with lanterns.&lt;/p&gt;\\\\n"}',
-    );
+    expect(JSON.stringify({ description: text })).toBe('{"description":"&lt;p&gt;Evening walk with lanterns.&lt;/p&gt;\\\\n"}');
   });
 
   it('falls back to the rendered description (spec venue example)', () => {

@@ -6,14 +6,22 @@ export const SLUG_MAX_LENGTH = 200;
 
 /** Letters that Unicode decomposition does not reduce to ASCII but that have a usual spelling. */
 const EXTRA_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', ẞ: 'SS',
-  æ: 'ae', Æ: 'AE',
-  œ: 'oe', Œ: 'OE',
-  ø: 'o', Ø: 'O',
-  å: 'a', Å: 'A',
-  ł: 'l', Ł: 'L',
-  đ: 'd', Đ: 'D',
-  þ: 'th', Þ: 'TH',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  å: 'a',
+  Å: 'A',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  þ: 'th',
+  Þ: 'TH',
 };
 
 const EXTRA_LETTER_PATTERN = new RegExp(`[${Object.keys(EXTRA_LETTERS).join('')}]`, 'gu');

@@ -27,6 +27,7 @@ export class TermCounts1763900000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const quote = queryRunner.connection.driver.options.type === 'better-sqlite3' ? '"' : '`';
-    for (const { table } of TAXONOMIES) await queryRunner.query(`ALTER TABLE ${quote}${table}${quote} DROP COLUMN ${quote}published_count${quote}`);
+    for (const { table } of TAXONOMIES)
+      await queryRunner.query(`ALTER TABLE ${quote}${table}${quote} DROP COLUMN ${quote}published_count${quote}`);
   }
 }

@@ -24,7 +24,23 @@ const STATUS_MIX: Array<[string, number]> = [
   ['future', 0.03],
   ['trash', 0.02],
 ];
-const WORDS = ['Lantern', 'Harbour', 'Jazz', 'Market', 'Choir', 'Workshop', 'Festival', 'Lecture', 'Walk', 'Concert', 'Gallery', 'Family', 'Garden', 'Film', 'Dance'];
+const WORDS = [
+  'Lantern',
+  'Harbour',
+  'Jazz',
+  'Market',
+  'Choir',
+  'Workshop',
+  'Festival',
+  'Lecture',
+  'Walk',
+  'Concert',
+  'Gallery',
+  'Family',
+  'Garden',
+  'Film',
+  'Dance',
+];
 const DAY_MS = 86_400_000;
 
 /** Small deterministic generator, so a run id always produces the same data. */
@@ -43,7 +59,6 @@ function random(seed: string, index: number): () => number {
 function wall(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ');
 }
-
 
 /**
  * Bulk seeding for benchmarks and demos: batches of multi-row inserts, each batch in a transaction.
@@ -136,7 +151,9 @@ export class Seeder {
             custom_fields: null,
           });
           const categoryCount = 1 + Math.floor(rnd() * 2);
-          for (const categoryId of new Set(Array.from({ length: categoryCount }, () => categories[Math.floor(rnd() * categories.length)]))) {
+          for (const categoryId of new Set(
+            Array.from({ length: categoryCount }, () => categories[Math.floor(rnd() * categories.length)]),
+          )) {
             eventCategories.push({ event_id: id, category_id: categoryId });
             if (status === 'publish') addLink('categories', categoryId);
           }
@@ -144,8 +161,8 @@ export class Seeder {
             eventTags.push({ event_id: id, tag_id: tagId });
             if (status === 'publish') addLink('tags', tagId);
           }
-          [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => organizers[Math.floor(rnd() * organizers.length)]))].forEach((organizerId, position) =>
-            eventOrganizers.push({ event_id: id, organizer_id: organizerId, position }),
+          [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => organizers[Math.floor(rnd() * organizers.length)]))].forEach(
+            (organizerId, position) => eventOrganizers.push({ event_id: id, organizer_id: organizerId, position }),
           );
         });
         await this.insert(manager, 'events', events);
@@ -174,7 +191,11 @@ export class Seeder {
     const [row] = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM item_ids');
     const first = Number(row.id) + 1;
     const ids = Array.from({ length: count }, (_, index) => first + index);
-    await this.insert(manager, 'item_ids', ids.map((id) => ({ id, kind })));
+    await this.insert(
+      manager,
+      'item_ids',
+      ids.map((id) => ({ id, kind })),
+    );
     return ids;
   }
 
@@ -203,13 +224,30 @@ export class Seeder {
             name: `${WORDS[index % WORDS.length]} ${kind} ${index}`,
           };
           return table === 'venues'
-            ? { ...base, address: `${index} Quay Road`, city: 'Port Halden', country: 'United States', province: '', state: 'WI', zip: '54301', phone: '', stateprovince: '', website: '', show_map: true, show_map_link: true, geo_lat: 44 + (index % 100) / 100, geo_lng: -88 - (index % 100) / 100 }
+            ? {
+                ...base,
+                address: `${index} Quay Road`,
+                city: 'Port Halden',
+                country: 'United States',
+                province: '',
+                state: 'WI',
+                zip: '54301',
+                phone: '',
+                stateprovince: '',
+                website: '',
+                show_map: true,
+                show_map_link: true,
+                geo_lat: 44 + (index % 100) / 100,
+                geo_lng: -88 - (index % 100) / 100,
+              }
             : { ...base, phone: '', website: '', email: `contact${index}@example.org` };
         });
         for (let at = 0; at < rows.length; at += plan.batchSize) await this.insert(manager, table, rows.slice(at, at + plan.batchSize));
       });
     }
-    const found: Array<{ id: number }> = await this.dataSource.query(`SELECT id FROM ${table} WHERE slug LIKE ? ORDER BY id`, [`${prefix}%`]);
+    const found: Array<{ id: number }> = await this.dataSource.query(`SELECT id FROM ${table} WHERE slug LIKE ? ORDER BY id`, [
+      `${prefix}%`,
+    ]);
     return found.map((row) => Number(row.id));
   }
 
@@ -220,16 +258,27 @@ export class Seeder {
       await this.dataSource.transaction(async (manager) => {
         const [row] = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM term_ids');
         const ids = Array.from({ length: count - existing }, (_, index) => Number(row.id) + 1 + index);
-        await this.insert(manager, 'term_ids', ids.map((id) => ({ id, taxonomy })));
+        await this.insert(
+          manager,
+          'term_ids',
+          ids.map((id) => ({ id, taxonomy })),
+        );
         const rows = ids.map((id, offset) => {
           const index = existing + offset;
-          const term = { id, name: `${WORDS[index % WORDS.length]} ${taxonomy} ${plan.runId} ${index}`, slug: `${prefix}${index}`, description: '' };
+          const term = {
+            id,
+            name: `${WORDS[index % WORDS.length]} ${taxonomy} ${plan.runId} ${index}`,
+            slug: `${prefix}${index}`,
+            description: '',
+          };
           return table === 'categories' ? { ...term, parent_id: 0 } : term;
         });
         await this.insert(manager, table, rows);
       });
     }
-    const found: Array<{ id: number }> = await this.dataSource.query(`SELECT id FROM ${table} WHERE slug LIKE ? ORDER BY id`, [`${prefix}%`]);
+    const found: Array<{ id: number }> = await this.dataSource.query(`SELECT id FROM ${table} WHERE slug LIKE ? ORDER BY id`, [
+      `${prefix}%`,
+    ]);
     return found.map((row) => Number(row.id));
   }
 
@@ -250,7 +299,10 @@ export class Seeder {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
     for (let at = 0; at < rows.length; at += perStatement) {
       const chunk = rows.slice(at, at + perStatement);
-      await manager.query(head + chunk.map(() => tuple).join(', '), chunk.flatMap((row) => columns.map((column) => value(row[column]))));
+      await manager.query(
+        head + chunk.map(() => tuple).join(', '),
+        chunk.flatMap((row) => columns.map((column) => value(row[column]))),
+      );
     }
   }
 }

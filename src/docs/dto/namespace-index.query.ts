@@ -3,7 +3,7 @@ import { anyValue } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
 
 export class NamespaceIndexQueryDto {
-  @Doc('Namespace to describe; only this API\'s namespace exists.')
+  @Doc("Namespace to describe; only this API's namespace exists.")
   @Param((raw) => String(raw), { schema: { type: 'string' } })
   namespace?: string;
 

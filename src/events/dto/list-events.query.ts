@@ -91,10 +91,13 @@ export class ListEventsQueryDto extends PageQueryDto {
   post_parent?: number;
 
   @Doc('Events with (true) or without (false) tickets.')
-  @Param((raw, param) => {
-    const value = boolean(raw, param);
-    return value === true ? new Invalid({ key: 'tickets_inactive', detailsCode: 'event-tickets-not-active' }) : value;
-  }, { schema: { type: 'boolean' } })
+  @Param(
+    (raw, param) => {
+      const value = boolean(raw, param);
+      return value === true ? new Invalid({ key: 'tickets_inactive', detailsCode: 'event-tickets-not-active' }) : value;
+    },
+    { schema: { type: 'boolean' } },
+  )
   ticketed?: boolean;
 
   @Doc('Password that unlocks protected events in the page.')

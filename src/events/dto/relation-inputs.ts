@@ -42,7 +42,10 @@ export const venueInput: ParamParser<LinkInput | null> = (raw, param) => {
   if (list && list.length > 1) return new Invalid({ key: 'unknown_venue' });
   const element = list ? list[0] : raw;
   if (EMPTY(element)) return null;
-  return linkElement(element, 'venue') ?? (isPlainObject(element) || typeof element === 'string' ? new Invalid({ key: 'unknown_venue' }) : typeErrorFor('integer', param));
+  return (
+    linkElement(element, 'venue') ??
+    (isPlainObject(element) || typeof element === 'string' ? new Invalid({ key: 'unknown_venue' }) : typeErrorFor('integer', param))
+  );
 };
 
 /** `organizer`: ids (list, comma string), `{id}` objects and inline organizers, in order; empty values unlink all. */
@@ -51,7 +54,11 @@ export const organizerInput: ParamParser<LinkInput[]> = (raw) => {
   let elements: unknown[];
   const list = asArray(raw);
   if (list) elements = list;
-  else if (typeof raw === 'string') elements = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  else if (typeof raw === 'string')
+    elements = raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   else elements = [raw];
   if (elements.length > MAX_LIST_ITEMS) return new Invalid({ key: 'too_many_items', args: { max: MAX_LIST_ITEMS } });
   const result: LinkInput[] = [];

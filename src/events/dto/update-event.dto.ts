@@ -57,7 +57,7 @@ export class UpdateEventDto implements ItemWriteFields {
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  @Doc('ID of the event\'s author.')
+  @Doc("ID of the event's author.")
   @ItemAuthor()
   author?: number;
 

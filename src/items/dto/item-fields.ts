@@ -18,9 +18,13 @@ export const ItemAuthor = () => Param(userId, { schema: { type: 'integer' } });
 export const DateField = (required = false) => Param(dateText, { required, schema: { type: 'string' } });
 export const PlainText = () => Param(text({ max: TEXT_MAX }), { schema: { type: 'string' } });
 export const ImageField = () =>
-  Param((raw): ImageRequest | Invalid => parseImageInput(Array.isArray(raw) && raw.length === 1 ? raw[0] : raw) ?? new Invalid({ key: 'image' }), {
-    schema: { type: 'string' },
-  });
+  Param(
+    (raw): ImageRequest | Invalid =>
+      parseImageInput(Array.isArray(raw) && raw.length === 1 ? raw[0] : raw) ?? new Invalid({ key: 'image' }),
+    {
+      schema: { type: 'string' },
+    },
+  );
 /** Extension: password protecting the item (spec §5.6); `""` or null removes it. */
 export const PostPassword = () => Param(text({ max: TEXT_MAX }), { schema: { type: 'string' } });
 

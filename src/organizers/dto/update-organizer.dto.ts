@@ -39,7 +39,7 @@ export class UpdateOrganizerDto implements ItemWriteFields {
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  @Doc('ID of the organizer\'s author.')
+  @Doc("ID of the organizer's author.")
   @ItemAuthor()
   author?: number;
 

@@ -39,7 +39,7 @@ export class UpdateVenueDto implements ItemWriteFields {
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  @Doc('ID of the venue\'s author.')
+  @Doc("ID of the venue's author.")
   @ItemAuthor()
   author?: number;
 
