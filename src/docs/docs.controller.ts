@@ -7,6 +7,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { ApiRoutes } from '../common/http/route-registry.js';
 import { ApiDocumentService } from './api-document.service.js';
 import { NamespaceIndexQueryDto } from './dto/namespace-index.query.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
 
 @ApiTags('doc')
 @ApiRoutes()
@@ -19,7 +20,7 @@ export class DocsController {
   @Get()
   index(@Query() query: NamespaceIndexQueryDto, @Ctx() ctx: RequestContext) {
     const index = this.documents.namespaceIndex(ctx);
-    if (query.namespace !== undefined && query.namespace !== index.namespace) throw new ApiError(404, 'rest_invalid_namespace');
+    if (query.namespace !== undefined && query.namespace !== index.namespace) throw new ApiError(404, ErrorCode.InvalidNamespace);
     return index;
   }
 

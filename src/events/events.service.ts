@@ -42,6 +42,7 @@ import { EventEntity } from './event.entity.js';
 import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from '../terms/term-counts.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
 import { wallToDate } from '../database/columns.js';
+import { ErrorCode, ItemErrorCode } from '../common/errors/error-codes.js';
 
 const WRITE_ORDER = [
   'title',
@@ -244,7 +245,7 @@ export class EventsService {
       ]),
     );
     const rows = pageIds.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
-    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, 'event-archive-page-not-found');
+    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound('event'));
     const pages = totalPages(total, paging.perPage);
     const payloads = await this.payloads(rows, ctx, query.password, false);
     const echo: Array<[string, LinkValue]> = [
@@ -279,9 +280,9 @@ export class EventsService {
     await this.items.publishDueItems();
     const event = await this.requireEvent(ref);
     ctx.subject = event;
-    if (event.status === 'trash') throw new ApiError(403, 'event-no-longer-available');
-    if (!canReadItem(ctx.user, event)) throw new ApiError(403, 'event-not-accessible');
-    if (this.isLocked(event, ctx.user, password)) throw new ApiError(403, 'event-password-protected');
+    if (event.status === 'trash') throw new ApiError(403, ErrorCode.EventNoLongerAvailable);
+    if (!canReadItem(ctx.user, event)) throw new ApiError(403, ItemErrorCode.notAccessible('event'));
+    if (this.isLocked(event, ctx.user, password)) throw new ApiError(403, ErrorCode.EventPasswordProtected);
     const [payload] = await this.payloads([event], ctx, password, true);
     return payload;
   }
@@ -298,10 +299,10 @@ export class EventsService {
       return event;
     }
     const kind = await this.items.kindOf(ref.id);
-    if (kind === null) throw new ApiError(404, 'rest-event-not-found', { id: ref.id });
-    if (kind !== 'event') throw new ApiError(400, 'rest-invalid-event-id', { id: ref.id });
+    if (kind === null) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
+    if (kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });
     const event = await repository.findOneBy({ id: ref.id });
-    if (!event) throw new ApiError(404, 'rest-event-not-found', { id: ref.id });
+    if (!event) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
     return event;
   }
 
@@ -448,7 +449,7 @@ export class EventsService {
     if (target && target.kind === 'event') ctx.subject = target.event;
     this.assertMayWrite(target, ctx.user);
     const event = await this.requireEvent(ref);
-    if (event.status === 'trash') throw new ApiError(410, 'event-is-in-trash');
+    if (event.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
     await this.writing('delete', () =>
       this.dataSource.transaction((manager) =>
         keepingTermCounts(manager, [event.id], async () => {
@@ -679,7 +680,7 @@ export class EventsService {
       return await retryOnConflict(work);
     } catch (error) {
       if (error instanceof ApiError || isDatabaseUnavailable(error)) throw error;
-      throw Object.assign(new ApiError(500, `could-not-${operation}-event`), { cause: error });
+      throw Object.assign(new ApiError(500, ItemErrorCode.couldNot(operation, 'event')), { cause: error });
     }
   }
 

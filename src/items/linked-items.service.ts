@@ -26,6 +26,7 @@ import type { PublishableEntity } from './publishable.entity.js';
 import { defaultCreateStatus, expandStatusFilter, isPublicationStatus, storedStatus } from './status-rules.js';
 import { mayWriteCondition, visibleCondition } from './visibility.js';
 import { wallToDate } from '../database/columns.js';
+import { ItemErrorCode } from '../common/errors/error-codes.js';
 
 /** The entity fields venues and organizers share, plus their name. */
 export type LinkedItem = PublishableEntity & { name: string };
@@ -95,7 +96,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const paging = resolvePaging(query, this.lists);
     const total = await builder.getCount();
     const rows = await builder.orderBy('i.date_utc', 'DESC').addOrderBy('i.id', 'DESC').skip(paging.offset).take(paging.perPage).getMany();
-    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, `${this.definition.kind}-archive-page-not-found`);
+    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
     const pages = totalPages(total, paging.perPage);
     const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
@@ -120,7 +121,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     await this.items.publishDueItems();
     const item = await this.requireItem(ref);
     ctx.subject = item;
-    if (!canReadItem(ctx.user, item)) throw new ApiError(403, `${this.definition.kind}-not-accessible`);
+    if (!canReadItem(ctx.user, item)) throw new ApiError(403, ItemErrorCode.notAccessible(this.definition.kind));
     const images = await this.images.payloads([item.imageId]);
     return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
@@ -223,7 +224,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const item = await this.requireItem(ref);
     ctx.subject = item;
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
-    if (item.status === 'trash') throw new ApiError(410, `${this.definition.kind}-is-in-trash`);
+    if (item.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash(this.definition.kind));
     try {
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
@@ -243,7 +244,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
       await this.items.dataChanged();
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      throw new ApiError(500, `could-not-delete-${this.definition.kind}`);
+      throw new ApiError(500, ItemErrorCode.couldNot('delete', this.definition.kind));
     }
     const trashed = await this.requireItem({ id: item.id });
     ctx.subject = trashed;

@@ -17,6 +17,7 @@ import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import type { TermEntity } from './term.entity.js';
 import { toEventTermPayload, toTermPayload, type TaxonomyShape, type TermView } from './term.mapper.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
 
 type AnyTerm = TermEntity & { parentId?: number };
 
@@ -407,7 +408,7 @@ export class TermsService {
   }
 
   private refuseParentOnFlatTaxonomy(input: TermWriteFields): void {
-    if (!this.definition.hierarchical && input.parent !== undefined) throw new ApiError(400, 'rest_taxonomy_not_hierarchical');
+    if (!this.definition.hierarchical && input.parent !== undefined) throw new ApiError(400, ErrorCode.TaxonomyNotHierarchical);
   }
 
   private async assertNameFree(name: string, parentId: number | undefined, exceptId: number | null): Promise<void> {
@@ -415,12 +416,12 @@ export class TermsService {
     if (parentId !== undefined) query.andWhere('t.parent_id = :parentId', { parentId });
     if (exceptId !== null) query.andWhere('t.id <> :exceptId', { exceptId });
     const existing = await query.getOne();
-    if (existing) throw new ApiError(400, 'term_exists', {}, { termId: existing.id });
+    if (existing) throw new ApiError(400, ErrorCode.TermExists, {}, { termId: existing.id });
   }
 
   private async assertSlugFree(slug: string, exceptId: number | null): Promise<void> {
     const existing = await this.repository.findOneBy({ slug });
-    if (existing && existing.id !== exceptId) throw new ApiError(400, 'duplicate_term_slug', { slug });
+    if (existing && existing.id !== exceptId) throw new ApiError(400, ErrorCode.DuplicateTermSlug, { slug });
   }
 
   private async eventExists(id: number): Promise<boolean> {

@@ -8,6 +8,7 @@ import { AppPasswordEntity } from './app-password.entity.js';
 import { fingerprint, verifyPassword } from './password-hash.js';
 import { UserEntity } from './user.entity.js';
 import { wallToDate } from '../database/columns.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
 
 export interface BasicCredentials {
   login: string;
@@ -44,14 +45,14 @@ export class AuthService {
       where: { loginKey: credentials.login.toLowerCase() },
       relations: { appPasswords: true },
     });
-    if (!user) throw new ApiError(401, 'invalid_username');
+    if (!user) throw new ApiError(401, ErrorCode.InvalidUsername);
     for (const stored of user.appPasswords) {
       if (await this.matches(credentials.password, stored)) {
         this.touch(stored);
         return { id: user.id, login: user.login, role: user.role };
       }
     }
-    throw new ApiError(401, 'incorrect_password');
+    throw new ApiError(401, ErrorCode.IncorrectPassword);
   }
 
   private async matches(plain: string, stored: AppPasswordEntity): Promise<boolean> {

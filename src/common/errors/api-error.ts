@@ -1,3 +1,5 @@
+import { ErrorCode } from './error-codes.js';
+
 /** One invalid parameter: which one, the message key (namespace `params`) and its arguments. */
 export interface ParamProblem {
   param: string;
@@ -21,7 +23,7 @@ export interface ApiErrorExtra {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly args: Record<string, string | number> = {},
     readonly extra: ApiErrorExtra = {},
   ) {
@@ -29,11 +31,11 @@ export class ApiError extends Error {
   }
 
   static noRoute(): ApiError {
-    return new ApiError(404, 'rest_no_route');
+    return new ApiError(404, ErrorCode.NoRoute);
   }
 
   static invalidParams(problems: ParamProblem[]): ApiError {
-    return new ApiError(400, 'rest_invalid_param', { params: problems.map((p) => p.param).join(', ') }, { problems });
+    return new ApiError(400, ErrorCode.InvalidParam, { params: problems.map((p) => p.param).join(', ') }, { problems });
   }
 
   static invalidParam(param: string, key: string, args?: ParamProblem['args'], detailsCode?: string): ApiError {
@@ -41,12 +43,12 @@ export class ApiError extends Error {
   }
 
   static missingParams(names: string[]): ApiError {
-    return new ApiError(400, 'rest_missing_callback_param', { params: names.join(', ') }, { missing: names });
+    return new ApiError(400, ErrorCode.MissingParam, { params: names.join(', ') }, { missing: names });
   }
 
   /** 401 for anonymous requests, 403 for authenticated ones (spec §4.6 step 7). */
   static forbidden(authenticated: boolean): ApiError {
-    return new ApiError(authenticated ? 403 : 401, 'rest_forbidden');
+    return new ApiError(authenticated ? 403 : 401, ErrorCode.Forbidden);
   }
 }
 

@@ -4,23 +4,24 @@ import type { Translator } from '../../i18n/translator.js';
 import { ApiError } from './api-error.js';
 import { isDatabaseUnavailable } from './db-errors.js';
 import { sendError } from './error-renderer.js';
+import { ErrorCode } from './error-codes.js';
 
 /** Maps anything thrown to an {@link ApiError}; details of unexpected failures go to the log only. */
 export function toApiError(error: unknown, logger?: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
     logger?.warn(`Database unavailable: ${(error as Error).message}`);
-    return new ApiError(503, 'db_unavailable', {}, { retryAfterSeconds: 5 });
+    return new ApiError(503, ErrorCode.DatabaseUnavailable, {}, { retryAfterSeconds: 5 });
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === 404 || status === 405) return ApiError.noRoute();
-    if (status === 413) return new ApiError(413, 'rest_payload_too_large');
-    if (status === 429) return new ApiError(429, 'rest_too_many_requests');
-    if (status < 500) return new ApiError(status, status === 400 ? 'rest_invalid_param' : 'rest_forbidden');
+    if (status === 413) return new ApiError(413, ErrorCode.PayloadTooLarge);
+    if (status === 429) return new ApiError(429, ErrorCode.TooManyRequests);
+    if (status < 500) return new ApiError(status, status === 400 ? ErrorCode.InvalidParam : ErrorCode.Forbidden);
   }
   logger?.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  return new ApiError(500, 'internal_server_error');
+  return new ApiError(500, ErrorCode.Internal);
 }
 
 @Catch()

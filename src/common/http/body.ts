@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import qs from 'qs';
 import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-codes.js';
 
 /** Bracket notation for query strings and form bodies (spec §7.2). */
 export const QS_OPTIONS: qs.IParseOptions = {
@@ -61,10 +62,10 @@ function parseJsonObject(raw: Buffer): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'rest_invalid_json');
+    throw new ApiError(400, ErrorCode.InvalidJson);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value) || depthOf(value) > MAX_JSON_DEPTH) {
-    throw new ApiError(400, 'rest_invalid_json');
+    throw new ApiError(400, ErrorCode.InvalidJson);
   }
   return withoutReservedKeys(value) as Record<string, unknown>;
 }

@@ -12,6 +12,7 @@ import type { AuthUser, RequestContext } from './request-context.js';
 import type { RegisteredRoute, RouteRegistry } from './route-registry.js';
 import { allowedMethods } from './allow.js';
 import type { RateLimits } from './rate-limits.js';
+import { ErrorCode } from '../errors/error-codes.js';
 
 export interface PipelineDeps {
   config: AppConfig;
@@ -104,7 +105,7 @@ export function httpPipeline(deps: PipelineDeps): RequestHandler[] {
     const current = state.get(req);
     if (current?.target.kind === 'pass') return next();
     const declared = Number(req.headers['content-length'] ?? 0);
-    const tooLarge = () => new ApiError(413, 'rest_payload_too_large', { limit: config.http.maxBodyBytes });
+    const tooLarge = () => new ApiError(413, ErrorCode.PayloadTooLarge, { limit: config.http.maxBodyBytes });
     if (declared > config.http.maxBodyBytes) return fail(req, res, tooLarge());
     if (!req.headers['content-length'] && !req.headers['transfer-encoding']) {
       if (current) current.rawBody = Buffer.alloc(0);
@@ -116,11 +117,11 @@ export function httpPipeline(deps: PipelineDeps): RequestHandler[] {
         next();
       })
       .catch((error: { type?: string }) => {
-        fail(req, res, error.type === 'entity.too.large' ? tooLarge() : new ApiError(400, 'rest_invalid_json'));
+        fail(req, res, error.type === 'entity.too.large' ? tooLarge() : new ApiError(400, ErrorCode.InvalidJson));
       });
   };
 
-  const tooMany = (seconds: number) => new ApiError(429, 'rest_too_many_requests', {}, { retryAfterSeconds: seconds });
+  const tooMany = (seconds: number) => new ApiError(429, ErrorCode.TooManyRequests, {}, { retryAfterSeconds: seconds });
 
   /** The general request limit (off unless `RATE_LIMIT_PER_MINUTE` is set). */
   const limitRequests: RequestHandler = (req, res, next) => {

@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import { ApiError, PROBLEMS, type ParamProblem } from '../errors/api-error.js';
 import { MISSING, paramOrder } from './param.js';
+import { ErrorCode } from '../errors/error-codes.js';
 
 const COLLECTS = Symbol('collects-problems');
 
@@ -28,7 +29,7 @@ export class ApiValidationPipe implements PipeTransform {
     const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false });
     if (errors.length === 0) return instance;
     const error = toApiError(errors);
-    if (error.code === 'rest_missing_callback_param' || !Reflect.getMetadata(COLLECTS, metatype)) throw error;
+    if (error.code === ErrorCode.MissingParam || !Reflect.getMetadata(COLLECTS, metatype)) throw error;
     for (const failed of errors) delete instance[failed.property];
     instance[PROBLEMS] = error.extra.problems;
     return instance;

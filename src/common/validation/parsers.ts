@@ -1,4 +1,5 @@
 import { Invalid, type ParamParser } from './param.js';
+import { DetailsCode } from '../errors/error-codes.js';
 
 /** Parsers for the value types of spec §7.3. Each returns the typed value or {@link Invalid}. */
 
@@ -6,7 +7,7 @@ export const TRUTHY_WORDS = ['1', 'true', 'yes', 'y', 'on', 'enable', 'enabled']
 export const FALSY_WORDS = ['0', 'false', 'no', 'n', 'off', 'disable', 'disabled', ''];
 export const MAX_LIST_ITEMS = 100;
 
-export const typeErrorFor = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: 'rest_invalid_type' });
+export const typeErrorFor = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: DetailsCode.InvalidType });
 const typeError = typeErrorFor;
 
 /** For parameters that are not lists, a repeated key means the last value wins (spec §7.2). */

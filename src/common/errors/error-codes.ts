@@ -1,0 +1,57 @@
+/**
+ * Every error code the API answers with (spec §12.2), in one place. Each has a message in every
+ * edition's `errors.json`; codes are never translated.
+ */
+export const ErrorCode = {
+  NoRoute: 'rest_no_route',
+  InvalidNamespace: 'rest_invalid_namespace',
+  InvalidJson: 'rest_invalid_json',
+  PayloadTooLarge: 'rest_payload_too_large',
+  MissingParam: 'rest_missing_callback_param',
+  InvalidParam: 'rest_invalid_param',
+  Forbidden: 'rest_forbidden',
+  TooManyRequests: 'rest_too_many_requests',
+  InvalidUsername: 'invalid_username',
+  IncorrectPassword: 'incorrect_password',
+  DatabaseUnavailable: 'db_unavailable',
+  Internal: 'internal_server_error',
+  EventNotFound: 'rest-event-not-found',
+  InvalidEventId: 'rest-invalid-event-id',
+  EventNoLongerAvailable: 'event-no-longer-available',
+  EventPasswordProtected: 'event-password-protected',
+  TermExists: 'term_exists',
+  DuplicateTermSlug: 'duplicate_term_slug',
+  TaxonomyNotHierarchical: 'rest_taxonomy_not_hierarchical',
+} as const;
+
+/** Codes of `data.details` entries (spec §7.7), never an answer's own code. */
+export const DetailsCode = {
+  InvalidType: 'rest_invalid_type',
+} as const;
+
+/** The kinds of item whose errors follow one pattern (`venue-is-in-trash`, `could-not-create-event`, ...). */
+export type ItemErrorKind = 'event' | 'venue' | 'organizer';
+
+/** Codes that exist once per item kind. */
+export const ItemErrorCode = {
+  notAccessible: (kind: ItemErrorKind) => `${kind}-not-accessible` as const,
+  archivePageNotFound: (kind: ItemErrorKind) => `${kind}-archive-page-not-found` as const,
+  inTrash: (kind: ItemErrorKind) => `${kind}-is-in-trash` as const,
+  couldNot: (operation: 'create' | 'update' | 'delete', kind: ItemErrorKind) => `could-not-${operation}-${kind}` as const,
+};
+
+export type ErrorCode =
+  | (typeof ErrorCode)[keyof typeof ErrorCode]
+  | ReturnType<(typeof ItemErrorCode)[Exclude<keyof typeof ItemErrorCode, 'couldNot'>]>
+  | ReturnType<typeof ItemErrorCode.couldNot>;
+
+/** Every code, for the test that checks each edition has a message for it. */
+export const ALL_ERROR_CODES: readonly ErrorCode[] = [
+  ...Object.values(ErrorCode),
+  ...(['event', 'venue', 'organizer'] as const).flatMap((kind) => [
+    ItemErrorCode.notAccessible(kind),
+    ItemErrorCode.archivePageNotFound(kind),
+    ItemErrorCode.inTrash(kind),
+    ...(['create', 'update', 'delete'] as const).map((operation) => ItemErrorCode.couldNot(operation, kind)),
+  ]),
+];
