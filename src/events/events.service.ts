@@ -18,7 +18,7 @@ import { freeSlug } from '../common/sql/free-slug.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ImagesService } from '../images/images.service.js';
-import type { ItemStatus } from '../items/item-status.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { passwordUnlocks, redact } from '../items/protection.js';

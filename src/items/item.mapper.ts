@@ -1,5 +1,5 @@
 import { utcToWall } from '../common/dates/wall-time.js';
-import type { ItemStatus } from './item-status.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
 import type { PublishableEntity } from './publishable.entity.js';
 
 /** Where an item kind lives on the public site (spec §8.1). */

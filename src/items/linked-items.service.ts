@@ -18,7 +18,7 @@ import type { ImagesService, ImagePayload } from '../images/images.service.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
 import type { ItemKind } from './item-id.entity.js';
-import type { ItemStatus } from './item-status.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
 import type { ItemsService } from './items.service.js';
 import type { SiteLinks } from './item.mapper.js';
 import { passwordUnlocks, redact } from './protection.js';

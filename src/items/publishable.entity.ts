@@ -1,7 +1,7 @@
 import { Column, PrimaryColumn } from 'typeorm';
 import { LONG_TEXT } from '../database/column-types.js';
 import { booleanTransformer, wallTimeTransformer } from '../database/columns.js';
-import type { ItemStatus } from './item-status.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
 
 /** Columns shared by events, venues and organizers; each kind has its own table. */
 export abstract class PublishableEntity {

@@ -1,6 +1,6 @@
 import { isPublisher } from '../common/auth/permissions.js';
 import type { AuthUser } from '../common/http/request-context.js';
-import { ITEM_STATUSES, type ItemStatus, type WritableStatus } from './item-status.js';
+import { ITEM_STATUSES, type ItemStatus, type WritableStatus } from '../common/auth/item-status.js';
 
 /**
  * The status stored for a write (spec §5.2): contributors never publish (`publish`, `future` and

@@ -1,6 +1,6 @@
 import { isEditorLevel } from '../common/auth/permissions.js';
 import type { AuthUser } from '../common/http/request-context.js';
-import type { ItemStatus } from './item-status.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
 
 export interface SqlCondition {
   sql: string;

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { wallTimeTransformer } from '../database/columns.js';
-import type { UserRole } from './user-role.js';
+import type { UserRole } from '../common/auth/roles.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 
 @Entity('users')

@@ -5,7 +5,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { isUniqueViolation } from '../common/errors/db-errors.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 import { generatePassword, hashPassword, isAcceptablePassword } from './password-hash.js';
-import { isUserRole, type UserRole } from './user-role.js';
+import { isUserRole, type UserRole } from '../common/auth/roles.js';
 import { UserEntity } from './user.entity.js';
 
 const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;

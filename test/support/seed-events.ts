@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { EventOrganizerEntity } from '../../src/events/event-organizer.entity.js';
 import { EventEntity } from '../../src/events/event.entity.js';
 import { ItemIdEntity } from '../../src/items/item-id.entity.js';
-import type { ItemStatus } from '../../src/items/item-status.js';
+import type { ItemStatus } from '../../src/common/auth/item-status.js';
 import type { TestApp } from './test-app.js';
 
 /**

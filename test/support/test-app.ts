@@ -7,7 +7,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig, type Env } from '../../src/config/app-config.js';
 import { UsersService } from '../../src/users/users.service.js';
-import type { UserRole } from '../../src/users/user-role.js';
+import type { UserRole } from '../../src/common/auth/roles.js';
 
 export const ADMIN = { login: 'admin', password: 'admin-password-1' };
 export const PUBLIC_URL = 'http://calendar.test';

@@ -1,4 +1,4 @@
-import type { ItemStatus } from '../../items/item-status.js';
+import type { ItemStatus } from './item-status.js';
 import type { AuthUser } from '../http/request-context.js';
 
 /** The capability table of spec §4.5, as pure functions of the requester and the record. */

@@ -1,4 +1,4 @@
-import type { UserRole } from '../../users/user-role.js';
+import type { UserRole } from '../auth/roles.js';
 import type { OwnedItem } from '../auth/permissions.js';
 import type { RegisteredRoute } from './route-registry.js';
 

@@ -2,7 +2,7 @@ import { Param } from '../../common/validation/param.js';
 import { dateText, text, userId, writableStatus } from '../../common/validation/parsers.js';
 import { parseImageInput, type ImageRequest } from '../../images/images.service.js';
 import { Invalid } from '../../common/validation/param.js';
-import { WRITABLE_STATUSES } from '../item-status.js';
+import { WRITABLE_STATUSES } from '../../common/auth/item-status.js';
 
 /** Field decorators shared by the write DTOs of events, venues and organizers (spec §11). */
 export const RICH_TEXT_MAX = 65535;

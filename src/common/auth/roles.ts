@@ -1,3 +1,4 @@
+/** Roles of spec §4.1, most powerful first. */
 export const USER_ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
