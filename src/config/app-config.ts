@@ -1,4 +1,4 @@
-import { normalizeTimezone } from '../common/dates/zones.js';
+import { normalizeTimezone } from './time-zone-names.js';
 
 /** Typed, validated configuration. Built once from the environment by {@link loadConfig}. */
 export interface AppConfig {

@@ -1,4 +1,4 @@
-import { ABBREVIATIONS, ZONE_NAMES_BY_AREA } from './tz-data.js';
+import { ABBREVIATIONS, ZONE_NAMES_BY_AREA } from '../../config/tz-data.js';
 import { normalizeTimezone, offsetHours, timezoneAbbr, toLuxonZone } from './zones.js';
 
 describe('normalizeTimezone', () => {
