@@ -8,10 +8,25 @@ import tseslint from 'typescript-eslint';
 
 /** Everything that builds on the shared layers; the shared layers must not import any of it. */
 const RESOURCES = ['events', 'venues', 'organizers', 'categories', 'tags'].map((name) => `./src/${name}`);
-const PLATFORM = ['users', 'editions', 'i18n', 'cache', 'docs', 'routing', 'limits', 'health', 'images', 'database', 'cli'].map(
-  (name) => `./src/${name}`,
-);
-const APP = ['./src/app.module.ts', './src/app.setup.ts', './src/main.ts', './src/lifecycle.ts'];
+const PLATFORM = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images'].map((name) => `./src/${name}`);
+/** Wiring of the whole application: it may import anything, and nothing below it imports it. */
+const APP = ['./src/app.module.ts', './src/app.setup.ts', './src/main.ts', './src/lifecycle.ts', './src/cli', './src/database'];
+
+const NODE_GLOBALS = [
+  'process',
+  'console',
+  'Buffer',
+  'URL',
+  'URLSearchParams',
+  'fetch',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'performance',
+  'AbortController',
+  'AbortSignal',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**', '**/*.cjs'] },
@@ -81,7 +96,10 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: Object.fromEntries(NODE_GLOBALS.map((name) => [name, 'readonly'])),
+    },
   },
   prettier,
 );

@@ -49,7 +49,7 @@ async function page() {
       ids,
     ]),
   ]);
-  const byEvent = (rows, id) => rows.filter((row) => row.event_id === id).map(({ event_id, ...rest }) => rest);
+  const byEvent = (rows, id) => rows.filter((row) => row.event_id === id).map(({ event_id: _eventId, ...rest }) => rest);
   return {
     events: events.map((event) => ({
       ...event,

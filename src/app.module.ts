@@ -1,30 +1,63 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { type DynamicModule, Inject, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { CacheModule } from './cache/cache.module.js';
+import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-cache.js';
 import { CategoriesModule } from './categories/categories.module.js';
-import type { AppConfig } from './config/app-config.js';
+import type { AppConfig, LimitsConfig } from './config/app-config.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { DocsModule } from './docs/docs.module.js';
+import { EditionMiddleware } from './editions/edition.middleware.js';
 import { EditionsModule } from './editions/editions.module.js';
-import { HealthModule } from './health/health.module.js';
-import { I18nModule } from './i18n/i18n.module.js';
-import { TagsModule } from './tags/tags.module.js';
-import { UsersModule } from './users/users.module.js';
-import { ItemsModule } from './items/items.module.js';
-import { CacheModule } from './cache/cache.module.js';
 import { EventsModule } from './events/events.module.js';
-import { VenuesModule } from './venues/venues.module.js';
+import { HealthModule } from './health/health.module.js';
+import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middleware.js';
+import { HttpModule } from './http/http.module.js';
+import { RouteMiddleware } from './http/route.middleware.js';
+import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
+import { I18nModule } from './i18n/i18n.module.js';
+import { ItemsModule } from './items/items.module.js';
+import { ItemsService } from './items/items.service.js';
+import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
+import { TagsModule } from './tags/tags.module.js';
+import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
+import { UsersModule } from './users/users.module.js';
+import { VenuesModule } from './venues/venues.module.js';
+
+/**
+ * The request lifecycle, in the order of checks of spec §4.6. Each step is a middleware owned by the
+ * module whose concern it is; after them Nest routes the request to its controller, where the
+ * validation pipe (`APP_PIPE`), the handler, the `Allow` interceptor and the exception filter
+ * (`APP_FILTER`) of `HttpModule` take over.
+ */
+function lifecycle(limits: LimitsConfig): Type[] {
+  return [
+    EditionMiddleware, // edition, request context, headers of every answer
+    SecurityHeadersMiddleware,
+    CorsMiddleware,
+    RequestLimitMiddleware, // optional request limit (429)
+    BodyLimitMiddleware, // 1. body size (413)
+    BasicAuthMiddleware, // 2. credentials (401, 429)
+    RouteMiddleware, // 3. route and method (404), OPTIONS, API index
+    BodyParserMiddleware, // 4. JSON and form bodies (400)
+    ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
+  ];
+}
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
+
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
         LoggerModule.forRoot({
+          // mounted like the lifecycle middleware: every request, the URL as sent, nothing decoded
+          forRoutes: ['/'],
           pinoHttp: {
             level: config.log.level,
             autoLogging: config.log.requests,
@@ -38,6 +71,8 @@ export class AppModule {
         I18nModule,
         CacheModule,
         EditionsModule,
+        HttpModule,
+        LimitsModule,
         UsersModule,
         DocsModule,
         ItemsModule,
@@ -48,6 +83,17 @@ export class AppModule {
         TagsModule,
         HealthModule,
       ],
+      providers: [
+        {
+          provide: BEFORE_CACHED_READ,
+          useFactory: (items: ItemsService) => ({ beforeRead: () => items.publishDueItems() }),
+          inject: [ItemsService],
+        },
+      ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(...lifecycle(this.config.getOrThrow<LimitsConfig>('limits'))).forRoutes('/');
   }
 }

@@ -1,30 +1,34 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, type NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
-import type { DataVersionService } from './data-version.service.js';
+import { map, type Observable } from 'rxjs';
+import { siteDay } from '../common/dates/site-day.js';
+import type { LimitsConfig, SiteConfig } from '../config/app-config.js';
+import { SerializedJson, sendJson } from '../http/api-express.adapter.js';
+import { DataVersionService } from './data-version.service.js';
 
 interface Entry {
   version: string;
-  body: string;
+  body: Buffer;
   headers: Array<[string, string]>;
 }
 
-const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages'];
+/** Work that must happen before any cached read is answered (publishing scheduled items). */
+export interface BeforeCachedRead {
+  beforeRead(): Promise<void>;
+}
+export const BEFORE_CACHED_READ = Symbol('before-cached-read');
+
+const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'allow'];
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export interface ResponseCacheDeps {
-  version: DataVersionService;
-  /** Work that must happen before any read (publishing scheduled items). */
-  beforeRead: () => Promise<void>;
-  /** The site's current date: default date windows move with it. */
-  today: () => string;
-  entries: number;
+/** A miss being built: the interceptor hands it the serialized body. */
+interface Build {
+  body: Buffer | null;
 }
-
-function send(res: Response, entry: Entry, state: 'HIT' | 'SHARED'): void {
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
-  res.setHeader('X-Cache', state);
-  res.status(200).type('application/json').end(entry.body);
-}
+const BUILD = Symbol('response-cache-build');
+type CachedRequest = Request & { [BUILD]?: Build };
 
 /**
  * Answers anonymous reads from memory while the data version they were built from is current.
@@ -32,57 +36,82 @@ function send(res: Response, entry: Entry, state: 'HIT' | 'SHARED'): void {
  * may see; answers that depend on the clock beyond the day (`only_with_upcoming`) are not cached.
  * Requests that miss on the same answer at the same version while it is being built wait for it
  * (`X-Cache: SHARED`) instead of building it again, so a write under load costs one rebuild per
- * answer, not one per waiting request.
+ * answer, not one per waiting request. Runs as the last middleware, after routing and parsing.
  */
-export function responseCache(deps: ResponseCacheDeps): RequestHandler {
-  const cache = new LRUCache<string, Entry>({ max: deps.entries, maxSize: MAX_BYTES, sizeCalculation: (entry) => entry.body.length + 64 });
-  const building = new Map<string, Promise<Entry | null>>();
+@Injectable()
+export class ResponseCacheMiddleware implements NestMiddleware {
+  private readonly cache: LRUCache<string, Entry>;
+  private readonly building = new Map<string, Promise<Entry | null>>();
+  private readonly today: () => string;
 
-  const build = (res: Response, next: NextFunction, key: string, version: string) => {
-    let finish: (entry: Entry | null) => void = () => undefined;
+  constructor(
+    private readonly version: DataVersionService,
+    @Inject(BEFORE_CACHED_READ) private readonly hooks: BeforeCachedRead,
+    @Inject(ConfigService) config: ConfigService,
+  ) {
+    this.today = siteDay(config.getOrThrow<SiteConfig>('site').timezone);
+    const entries = config.getOrThrow<LimitsConfig>('limits').responseCacheEntries;
+    this.cache = new LRUCache<string, Entry>({ max: entries, maxSize: MAX_BYTES, sizeCalculation: (entry) => entry.body.length + 64 });
+  }
+
+  async use(req: CachedRequest, res: Response, next: NextFunction): Promise<void> {
+    if (req.method !== 'GET' || !req.ctx.route || req.ctx.user || /[?&](password|only_with_upcoming)=/.test(req.url)) return next();
+    const key = `${req.ctx.edition}|${this.today()}|${req.url}`;
+    await this.hooks.beforeRead();
+    const version = await this.version.current();
+    const hit = this.cache.get(key);
+    if (hit && hit.version === version) return send(res, hit, 'HIT');
+    const pending = this.building.get(`${version}|${key}`);
+    const shared = pending ? await pending : null;
+    if (shared) return send(res, shared, 'SHARED');
+    this.build(req, res, key, version);
+    next();
+  }
+
+  private build(req: CachedRequest, res: Response, key: string, version: string): void {
     const flight = `${version}|${key}`;
+    const build: Build = { body: null };
+    let finish: (entry: Entry | null) => void = () => undefined;
     const promise = new Promise<Entry | null>((resolve) => {
       finish = (entry) => {
-        if (building.get(flight) === promise) building.delete(flight);
+        if (this.building.get(flight) === promise) this.building.delete(flight);
         resolve(entry);
       };
     });
-    building.set(flight, promise);
-    res.on('close', () => finish(null));
+    this.building.set(flight, promise);
+    req[BUILD] = build;
     res.setHeader('X-Cache', 'MISS');
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (res.statusCode !== 200) {
-        finish(null);
-        return json(body);
-      }
-      const text = JSON.stringify(body);
+    res.once('finish', () => {
+      if (res.statusCode !== 200 || !build.body) return finish(null);
       const headers = KEPT_HEADERS.filter((name) => res.getHeader(name) !== undefined).map(
         (name) => [name, String(res.getHeader(name))] as [string, string],
       );
-      const entry = { version, body: text, headers };
-      cache.set(key, entry);
+      const entry = { version, body: build.body, headers };
+      this.cache.set(key, entry);
       finish(entry);
-      res.type('application/json');
-      return res.send(text);
-    };
-    next();
-  };
+    });
+    res.once('close', () => finish(null));
+  }
+}
 
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || /[?&](password|only_with_upcoming)=/.test(req.url)) return next();
-    const key = `${req.ctx.edition}|${deps.today()}|${req.url}`;
-    deps
-      .beforeRead()
-      .then(() => deps.version.current())
-      .then(async (version) => {
-        const hit = cache.get(key);
-        if (hit && hit.version === version) return send(res, hit, 'HIT');
-        const pending = building.get(`${version}|${key}`);
-        const shared = pending ? await pending : null;
-        if (shared) return send(res, shared, 'SHARED');
-        build(res, next, key, version);
-      })
-      .catch(next);
-  };
+/** Serializes the answer of a request the cache is building once, for the client and the cache alike. */
+@Injectable()
+export class ResponseCacheInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const build = context.switchToHttp().getRequest<CachedRequest>()[BUILD];
+    if (!build) return next.handle();
+    return next.handle().pipe(
+      map((body: unknown) => {
+        build.body = Buffer.from(JSON.stringify(body));
+        return new SerializedJson(build.body);
+      }),
+    );
+  }
+}
+
+function send(res: Response, entry: Entry, state: 'HIT' | 'SHARED'): void {
+  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  res.setHeader('X-Cache', state);
+  res.status(200);
+  sendJson(res, entry.body);
 }

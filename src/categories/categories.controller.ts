@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { created, sendList } from '../common/http/list-response.js';
 import { Ctx, PathId } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { ApiRoutes } from '../common/http/route-registry.js';
+import { ApiRoutes } from '../common/http/api-routes.js';
 import { RouteDoc } from '../docs/route-docs.js';
 import { CategoriesService } from './categories.service.js';
 import { CreateCategoryDto } from './dto/create-category.dto.js';

@@ -5,7 +5,9 @@ import type { ApiConfig, HttpConfig, ListsConfig, SiteConfig } from '../config/a
 import { defaultListWindow } from '../common/dates/list-window.js';
 import { offsetHours } from '../common/dates/zones.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { RouteRegistry, type RegisteredRoute } from '../common/http/route-registry.js';
+import type { RegisteredRoute } from '../common/http/request-context.js';
+import { RouteRegistry } from '../http/route-registry.js';
+import type { RouteAnswers } from '../http/route-answers.js';
 import { Translator } from '../i18n/translator.js';
 import { shapeDocument } from './openapi-shape.js';
 import { translateDocument } from './translate-document.js';
@@ -28,7 +30,7 @@ const ARG_KEYS = ['type', 'items', 'enum', 'format'];
  * from it (§13.1), so that both describe exactly the routes the code serves.
  */
 @Injectable()
-export class ApiDocumentService {
+export class ApiDocumentService implements RouteAnswers {
   private document: Json | null = null;
   private readonly editions = new Map<string, Json>();
 

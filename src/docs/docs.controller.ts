@@ -4,7 +4,7 @@ import { DocumentDoc } from './route-docs.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Ctx } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { ApiRoutes } from '../common/http/route-registry.js';
+import { ApiRoutes } from '../common/http/api-routes.js';
 import { ApiDocumentService } from './api-document.service.js';
 import { NamespaceIndexQueryDto } from './dto/namespace-index.query.js';
 import { ErrorCode } from '../common/errors/error-codes.js';

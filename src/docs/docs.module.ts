@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import { RouteRegistry } from '../common/http/route-registry.js';
+import { ROUTE_ANSWERS } from '../http/route-answers.js';
 import { ApiDocumentService } from './api-document.service.js';
 import { DocsController } from './docs.controller.js';
+import { DocsPage } from './docs-page.js';
 
 @Module({
-  imports: [DiscoveryModule],
   controllers: [DocsController],
-  providers: [RouteRegistry, ApiDocumentService],
-  exports: [RouteRegistry, ApiDocumentService],
+  providers: [ApiDocumentService, DocsPage, { provide: ROUTE_ANSWERS, useExisting: ApiDocumentService }],
+  exports: [ApiDocumentService, DocsPage, ROUTE_ANSWERS],
 })
 export class DocsModule {}

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { created, sendList } from '../common/http/list-response.js';
 import { Ctx, PathId, PathSlug } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { ApiRoutes } from '../common/http/route-registry.js';
+import { ApiRoutes } from '../common/http/api-routes.js';
 import { RouteDoc } from '../docs/route-docs.js';
 import { CreateEventDto } from './dto/create-event.dto.js';
 import { EventPasswordQueryDto } from './dto/event-password.query.js';

@@ -12,7 +12,7 @@ export class AppPasswordEntity {
   @Column({ name: 'user_id', type: 'int' })
   userId: number;
 
-  @ManyToOne(() => UserEntity, (user) => user.appPasswords, { onDelete: 'CASCADE' })
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_app_passwords_user' })
   user: Relation<UserEntity>;
 

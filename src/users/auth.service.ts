@@ -41,16 +41,21 @@ export class AuthService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async authenticate(credentials: BasicCredentials): Promise<AuthUser> {
-    const user = await this.dataSource.getRepository(UserEntity).findOne({
-      where: { loginKey: credentials.login.toLowerCase() },
-      relations: { appPasswords: true },
+    const loginKey = credentials.login.toLowerCase();
+    const passwords = await this.dataSource.getRepository(AppPasswordEntity).find({
+      where: { user: { loginKey } },
+      relations: { user: true },
+      order: { id: 'ASC' },
     });
-    if (!user) throw new ApiError(401, ErrorCode.InvalidUsername);
-    for (const stored of user.appPasswords) {
+    for (const stored of passwords) {
       if (await this.matches(credentials.password, stored)) {
         this.touch(stored);
-        return { id: user.id, login: user.login, role: user.role };
+        return { id: stored.user.id, login: stored.user.login, role: stored.user.role };
       }
+    }
+    // the login is looked up on its own only when no password matched, to tell the two failures apart
+    if (passwords.length === 0 && !(await this.dataSource.getRepository(UserEntity).existsBy({ loginKey }))) {
+      throw new ApiError(401, ErrorCode.InvalidUsername);
     }
     throw new ApiError(401, ErrorCode.IncorrectPassword);
   }

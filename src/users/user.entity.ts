@@ -1,7 +1,6 @@
-import { Column, Entity, Index, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { wallTimeTransformer } from '../database/columns.js';
 import type { UserRole } from '../common/auth/roles.js';
-import { AppPasswordEntity } from './app-password.entity.js';
 
 @Entity('users')
 @Index('UQ_users_login_key', ['loginKey'], { unique: true })
@@ -22,7 +21,4 @@ export class UserEntity {
 
   @Column({ name: 'created_utc', type: 'datetime', transformer: wallTimeTransformer })
   createdUtc: string;
-
-  @OneToMany(() => AppPasswordEntity, (password) => password.user)
-  appPasswords: Relation<AppPasswordEntity[]>;
 }

@@ -1,6 +1,5 @@
 import type { UserRole } from '../auth/roles.js';
 import type { OwnedItem } from '../auth/permissions.js';
-import type { RegisteredRoute } from './route-registry.js';
 
 export interface AuthUser {
   id: number;
@@ -8,7 +7,21 @@ export interface AuthUser {
   role: UserRole;
 }
 
-/** What the HTTP pipeline learned about a request before it reaches a controller. */
+/** A route of the API namespace, as read from the controllers (see `http/route-registry.ts`). */
+export interface RegisteredRoute {
+  /** Path relative to the namespace, e.g. `events/:id`; `''` is the namespace route itself. */
+  path: string;
+  /** Public pattern as the namespace index writes it, e.g. `/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** Methods in declaration order (the order `Allow` and the index use). */
+  methods: string[];
+  /** Collection routes allow creating; item routes allow updating and deleting. */
+  scope: 'collection' | 'item' | 'other';
+  paramNames: string[];
+  matcher: RegExp;
+}
+
+/** What the request lifecycle learned about a request before it reaches a controller. */
 export interface RequestContext {
   /** Language code of the edition that was addressed. */
   edition: string;
@@ -16,6 +29,11 @@ export interface RequestContext {
   base: string;
   /** `{base}/{namespace}`. */
   api: string;
+  /**
+   * The path inside the edition (after `PUBLIC_URL`'s path and the edition prefix) and the query
+   * string, as sent; null for requests outside the API (health checks, the docs page).
+   */
+  target: { path: string; search: string } | null;
   user: AuthUser | null;
   route: RegisteredRoute | null;
   /** Path parameters as written in the URL (before Express decodes them). */

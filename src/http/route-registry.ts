@@ -1,26 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-
-/** Marks a controller whose routes belong to the API namespace (`{api}/...`). */
-export const API_ROUTES = Symbol('api-routes');
-
-export function ApiRoutes(): ClassDecorator {
-  return (target) => Reflect.defineMetadata(API_ROUTES, true, target);
-}
-
-export interface RegisteredRoute {
-  /** Nest path relative to the namespace, e.g. `events/:id`; `''` is the namespace route itself. */
-  path: string;
-  /** Public pattern as the namespace index writes it, e.g. `/events/(?P<id>\d+)`. */
-  pattern: string;
-  /** Methods in declaration order (the order `Allow` and the index use). */
-  methods: string[];
-  /** Collection routes allow creating; item routes allow updating and deleting. */
-  scope: 'collection' | 'item' | 'other';
-  paramNames: string[];
-  matcher: RegExp;
-}
+import { API_ROUTES } from '../common/http/api-routes.js';
+import type { RegisteredRoute } from '../common/http/request-context.js';
 
 export interface RouteMatch {
   route: RegisteredRoute;
@@ -42,7 +24,8 @@ const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
 
 /**
  * The routes of the API namespace, read from the controllers themselves so the table cannot drift
- * from the code. The HTTP pipeline uses it to answer unknown routes, `OPTIONS` and `Allow`.
+ * from the code. The route middleware uses it to answer unknown routes and `OPTIONS`; `Allow` and the
+ * namespace index read it too.
  */
 @Injectable()
 export class RouteRegistry implements OnApplicationBootstrap {
@@ -59,11 +42,11 @@ export class RouteRegistry implements OnApplicationBootstrap {
       const type = wrapper.metatype as (new (...args: never[]) => object) | undefined;
       if (!type || !Reflect.getMetadata(API_ROUTES, type)) continue;
       const base = normalize(String(Reflect.getMetadata(PATH_METADATA, type) ?? ''));
-      for (const name of this.scanner.getAllMethodNames(type.prototype)) {
+      for (const name of this.scanner.getAllMethodNames(type.prototype as object)) {
         const handler = (type.prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function') continue;
         const method = METHOD_NAMES[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const ownPath = Reflect.getMetadata(PATH_METADATA, handler);
+        const ownPath = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (!method || ownPath === undefined) continue;
         const path = [base, normalize(String(ownPath))].filter(Boolean).join('/');
         const methods = byPath.get(path) ?? [];
@@ -119,6 +102,6 @@ function buildRoute(path: string, methods: string[]): RegisteredRoute {
   };
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,6 +1,12 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { LimitsConfig } from '../../config/app-config.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import type { LimitsConfig } from '../config/app-config.js';
+
+export function tooManyRequests(seconds: number): ApiError {
+  return new ApiError(429, ErrorCode.TooManyRequests, {}, { retryAfterSeconds: seconds });
+}
 
 /**
  * Request and failed-login limits (429 with `Retry-After`). Counters live in memory, or in Redis

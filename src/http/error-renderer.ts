@@ -1,6 +1,5 @@
-import type { Response } from 'express';
-import type { Translator } from '../../i18n/translator.js';
-import { ApiError } from './api-error.js';
+import type { ApiError } from '../common/errors/api-error.js';
+import type { Translator } from '../i18n/translator.js';
 
 export interface ErrorBody {
   code: string;
@@ -37,13 +36,4 @@ export function renderError(error: ApiError, translator: Translator, lang: strin
   }
   if (termId !== undefined) data.term_id = termId;
   return { code: error.code, message: translator.t(lang, `errors:${error.code}`, inert(error.args)), data };
-}
-
-export function sendError(response: Response, error: ApiError, translator: Translator, lang: string): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  if (error.extra.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.extra.retryAfterSeconds));
-  response.status(error.status).json(renderError(error, translator, lang));
 }

@@ -1,6 +1,6 @@
-import { canCreate, canWriteItem, isEditorLevel, type OwnedItem, type Resource } from '../auth/permissions.js';
-import type { AuthUser } from './request-context.js';
-import type { RegisteredRoute } from './route-registry.js';
+import { canCreate, canWriteItem, isEditorLevel, type OwnedItem, type Resource } from '../common/auth/permissions.js';
+import type { Response } from 'express';
+import type { AuthUser, RegisteredRoute, RequestContext } from '../common/http/request-context.js';
 
 const TERM_RESOURCES = new Set(['categories', 'tags']);
 
@@ -18,4 +18,9 @@ export function allowedMethods(route: RegisteredRoute, user: AuthUser | null, it
     return item ? canWriteItem(user, item) : isEditorLevel(user);
   };
   return route.methods.filter(permitted);
+}
+
+/** Sets `Allow` on an answer of a matched route (spec §14.2); other answers carry none. */
+export function setAllowHeader(ctx: RequestContext, response: Response): void {
+  if (ctx.route) response.setHeader('Allow', allowedMethods(ctx.route, ctx.user, ctx.subject).join(', '));
 }

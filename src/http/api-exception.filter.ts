@@ -1,10 +1,13 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import type { Translator } from '../../i18n/translator.js';
-import { ApiError } from './api-error.js';
-import { isDatabaseUnavailable } from './db-errors.js';
-import { sendError } from './error-renderer.js';
-import { ErrorCode } from './error-codes.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import { Editions } from '../editions/editions.js';
+import { Translator } from '../i18n/translator.js';
+import { setAllowHeader } from './allow.js';
+import { renderError } from './error-renderer.js';
 
 /** Maps anything thrown to an {@link ApiError}; details of unexpected failures go to the log only. */
 export function toApiError(error: unknown, logger?: Logger): ApiError {
@@ -24,25 +27,39 @@ export function toApiError(error: unknown, logger?: Logger): ApiError {
   return new ApiError(500, ErrorCode.Internal);
 }
 
+/**
+ * The one error answer of the API (spec §12.1), registered as `APP_FILTER`: whatever a middleware,
+ * pipe, guard, interceptor or handler throws becomes `{code, message, data: {status}}` in the
+ * edition's language, with `Retry-After` and `Allow` where they apply.
+ */
 @Catch()
+@Injectable()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   constructor(
+    private readonly adapterHost: HttpAdapterHost,
     private readonly translator: Translator,
-    private readonly defaultEdition: string,
+    private readonly editions: Editions,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    if (!request.ctx?.route && exception instanceof HttpException && !(exception instanceof ApiError)) {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!request.ctx?.target && exception instanceof HttpException && !(exception instanceof ApiError)) {
       // outside the API (health checks): keep the library's own answer
-      response.status(exception.getStatus()).json(exception.getResponse());
+      adapter.reply(response, exception.getResponse(), exception.getStatus());
       return;
     }
     const error = toApiError(exception, this.logger);
-    sendError(response, error, this.translator, request.ctx?.edition ?? this.defaultEdition);
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (error.extra.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.extra.retryAfterSeconds));
+    if (request.ctx) setAllowHeader(request.ctx, response);
+    adapter.reply(response, renderError(error, this.translator, request.ctx?.edition ?? this.editions.defaultEdition), error.status);
   }
 }

@@ -1,0 +1,43 @@
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { Editions } from './editions.js';
+
+/** Paths served outside the API and its editions: health checks and the docs page. */
+const OUTSIDE_THE_API = /^\/(health(\/ready)?|docs(\/.*)?)\/?$/;
+
+/**
+ * First step of every request: which language edition it addresses (spec §2.2: `/{lang}` prefix,
+ * with or without `PUBLIC_URL`'s path), the request context every later step fills in, and the
+ * headers every API answer carries (spec §14.1).
+ */
+@Injectable()
+export class EditionMiddleware implements NestMiddleware {
+  constructor(private readonly editions: Editions) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const query = req.url.indexOf('?');
+    const rawPath = query === -1 ? req.url : req.url.slice(0, query);
+    const search = query === -1 ? '' : req.url.slice(query + 1);
+    const outside = OUTSIDE_THE_API.test(rawPath);
+    const { edition, rest } = outside ? { edition: this.editions.defaultEdition, rest: rawPath } : this.editions.resolve(rawPath);
+    const base = this.editions.base(edition);
+    req.ctx = {
+      edition,
+      base,
+      api: this.editions.api(edition),
+      target: outside ? null : { path: rest, search },
+      user: null,
+      route: null,
+      routeParams: {},
+      subject: null,
+    };
+    if (!outside) {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('X-Robots-Tag', 'noindex');
+      res.setHeader('Link', `<${base}/>; rel="https://api.w.org/"`);
+      res.setHeader('Content-Language', edition);
+      res.setHeader('Vary', 'Origin');
+    }
+    next();
+  }
+}

@@ -1,0 +1,57 @@
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { NextFunction, Request, Response } from 'express';
+import getRawBody from 'raw-body';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import { parseBody } from '../common/http/body.js';
+import type { HttpConfig } from '../config/app-config.js';
+
+const RAW_BODY = Symbol('raw-body');
+
+type WithRawBody = Request & { [RAW_BODY]?: Buffer };
+
+/**
+ * Step 1 of the order of checks (spec §4.6): a body larger than `MAX_BODY_BYTES` is refused with
+ * 413 before anything else. The bytes are kept, unparsed, until the route is known.
+ */
+@Injectable()
+export class BodyLimitMiddleware implements NestMiddleware {
+  private readonly maxBytes: number;
+
+  constructor(@Inject(ConfigService) config: ConfigService) {
+    this.maxBytes = config.getOrThrow<HttpConfig>('http').maxBodyBytes;
+  }
+
+  async use(req: WithRawBody, _res: Response, next: NextFunction): Promise<void> {
+    if (!req.ctx.target) return next();
+    const tooLarge = () => new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
+    if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) throw tooLarge();
+    if (!req.headers['content-length'] && !req.headers['transfer-encoding']) {
+      req[RAW_BODY] = Buffer.alloc(0);
+      return next();
+    }
+    try {
+      req[RAW_BODY] = await getRawBody(req, { limit: this.maxBytes, length: req.headers['content-length'] });
+    } catch (error) {
+      throw (error as { type?: string }).type === 'entity.too.large' ? tooLarge() : new ApiError(400, ErrorCode.InvalidJson);
+    }
+    next();
+  }
+}
+
+/**
+ * Step 4 (spec §4.6), once the route is known: the body is parsed (JSON, form or multipart; 400
+ * `rest_invalid_json`) and merged over the query string, the body winning (spec §7.1).
+ */
+@Injectable()
+export class BodyParserMiddleware implements NestMiddleware {
+  async use(req: WithRawBody, _res: Response, next: NextFunction): Promise<void> {
+    if (!req.ctx.target) return next();
+    const body = await parseBody(req[RAW_BODY] ?? Buffer.alloc(0), req.headers['content-type']);
+    const merged = { ...(req.query as Record<string, unknown>), ...body };
+    Object.defineProperty(req, 'query', { value: merged, writable: true, configurable: true });
+    req.body = merged;
+    next();
+  }
+}

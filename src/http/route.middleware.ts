@@ -1,0 +1,100 @@
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../common/errors/api-error.js';
+import { parseQueryString } from '../common/http/body.js';
+import type { ApiConfig } from '../config/app-config.js';
+import { setAllowHeader } from './allow.js';
+import { ROUTE_ANSWERS, type RouteAnswers } from './route-answers.js';
+import { escapeRegExp, RouteRegistry } from './route-registry.js';
+
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+
+type Target = { kind: 'none' } | { kind: 'index' } | { kind: 'api'; path: string; search: string };
+
+/**
+ * Step 3 of the order of checks (spec §4.6), after credentials: works out which route of the
+ * namespace a request addresses (spec §2.3: query-style `?rest_route=`, case-insensitive fixed
+ * segments, one trailing slash, method override), answers what needs no controller (404
+ * `rest_no_route`, `OPTIONS`, the API index), and rewrites the URL to the route's canonical path so
+ * that Nest's router serves it. It stays a middleware because all of this must happen before routing.
+ */
+@Injectable()
+export class RouteMiddleware implements NestMiddleware {
+  private readonly root: string;
+  private readonly namespacePattern: RegExp;
+
+  constructor(
+    private readonly registry: RouteRegistry,
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(ROUTE_ANSWERS) private readonly answers: RouteAnswers,
+    @Inject(ConfigService) config: ConfigService,
+  ) {
+    const api = config.getOrThrow<ApiConfig>('api');
+    this.root = api.root;
+    this.namespacePattern = new RegExp(`^/${escapeRegExp(api.namespace)}(?=/|$)`, 'i');
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const addressed = req.ctx.target;
+    if (!addressed) return next();
+    const target = this.resolve(addressed.path, addressed.search);
+    const method = effectiveMethod(req);
+    if (target.kind === 'none') throw ApiError.noRoute();
+    if (target.kind === 'index') {
+      if (method !== 'GET' && method !== 'HEAD') throw ApiError.noRoute();
+      this.adapterHost.httpAdapter.reply(res, this.answers.apiIndex(req.ctx), 200);
+      return;
+    }
+    const match = this.registry.match(target.path);
+    if (!match) throw ApiError.noRoute();
+    if (method !== 'OPTIONS' && !match.route.methods.includes(method === 'HEAD' ? 'GET' : method)) throw ApiError.noRoute();
+    req.ctx.route = match.route;
+    req.ctx.routeParams = match.params;
+    if (method === 'OPTIONS') {
+      setAllowHeader(req.ctx, res);
+      this.adapterHost.httpAdapter.reply(res, this.answers.routeEntry(req.ctx, match.route), 200);
+      return;
+    }
+    req.method = method;
+    // Controllers read path values from `ctx.routeParams`; the router gets them re-encoded so it
+    // never has to decode what the client sent.
+    const canonical = match.route.path
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? encodeURIComponent(match.params[segment.slice(1)]) : segment))
+      .join('/');
+    req.url = `/${canonical}${target.search ? `?${target.search}` : ''}`;
+    next();
+  }
+
+  private resolve(rest: string, search: string): Target {
+    let path = rest;
+    let query = search;
+    if ((path === '' || path === '/' || /^\/index\.php$/i.test(path)) && /(^|&)rest_route=/.test(query)) {
+      const parsed = new URLSearchParams(query);
+      path = `${this.root}${(parsed.get('rest_route') ?? '').replace(/^(?!\/)/, '/')}`;
+      parsed.delete('rest_route');
+      query = parsed.toString();
+    }
+    if (!path.toLowerCase().startsWith(this.root.toLowerCase())) return { kind: 'none' };
+    const afterRoot = path.slice(this.root.length);
+    if (afterRoot === '' || afterRoot === '/') return { kind: 'index' };
+    const namespace = this.namespacePattern.exec(afterRoot);
+    if (!namespace) return { kind: 'none' };
+    const within = afterRoot.slice(namespace[0].length).replace(/^\//, '').replace(/\/$/, '');
+    return { kind: 'api', path: within, search: query };
+  }
+}
+
+/** `POST` with `_method` or `X-HTTP-Method-Override` is handled as PUT, PATCH or DELETE (spec §2.3 item 9). */
+function effectiveMethod(req: Request): string {
+  const method = req.method.toUpperCase();
+  if (method !== 'POST') return method;
+  const search = req.ctx.target?.search ?? '';
+  const fromQuery = search.includes('_method=') ? parseQueryString(search)._method : undefined;
+  const requested = String(
+    (typeof fromQuery === 'string' ? fromQuery : undefined) ?? req.headers['x-http-method-override'] ?? '',
+  ).toUpperCase();
+  return OVERRIDABLE.has(requested) ? requested : method;
+}

@@ -1,0 +1,73 @@
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import cors from 'cors';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+import type { HttpConfig } from '../config/app-config.js';
+
+export const CORS_EXPOSED_HEADERS = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Allow'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'X-WP-Nonce',
+  'Content-Disposition',
+  'Content-MD5',
+  'Content-Type',
+  'X-HTTP-Method-Override',
+];
+
+/**
+ * helmet everywhere; the docs page gets a policy that lets Swagger UI run (its own scripts and
+ * styles, the documents of every edition), the API a policy that allows nothing to be loaded.
+ */
+@Injectable()
+export class SecurityHeadersMiddleware implements NestMiddleware {
+  private readonly api: RequestHandler;
+  private readonly docs: RequestHandler;
+
+  constructor() {
+    const common = { crossOriginResourcePolicy: { policy: 'cross-origin' as const }, xFrameOptions: { action: 'deny' as const } };
+    this.api = helmet({ ...common, contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } });
+    this.docs = helmet({
+      ...common,
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:'],
+          connectSrc: ["'self'", 'http:', 'https:'],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+    });
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const path = req.path;
+    (path === '/docs' || path.startsWith('/docs/') ? this.docs : this.api)(req, res, next);
+  }
+}
+
+/** CORS of spec §14.3: allowed origins echoed with credentials; preflights continue to the route step. */
+@Injectable()
+export class CorsMiddleware implements NestMiddleware {
+  private readonly handler: RequestHandler;
+
+  constructor(@Inject(ConfigService) config: ConfigService) {
+    const allowed = config.getOrThrow<HttpConfig>('http').corsOrigins;
+    this.handler = cors({
+      origin: (origin, callback) => callback(null, origin !== undefined && (allowed === '*' || allowed.includes(origin)) ? origin : false),
+      credentials: true,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+      methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      maxAge: 600,
+      preflightContinue: true,
+    });
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    this.handler(req, res, next);
+  }
+}
