@@ -50,7 +50,8 @@ function lifecycle(limits: LimitsConfig): Type[] {
 export class AppModule implements NestModule {
   constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
 
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `extensions`: modules of teams that extend the service (docs/EXTENDING.md); they get the whole lifecycle. */
+  static forRoot(config: AppConfig, extensions: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -82,6 +83,7 @@ export class AppModule implements NestModule {
         CategoriesModule,
         TagsModule,
         HealthModule,
+        ...extensions,
       ],
       providers: [
         {

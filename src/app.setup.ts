@@ -1,3 +1,4 @@
+import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -10,12 +11,21 @@ import { ApiExpressAdapter } from './http/api-express.adapter.js';
  * Builds the application exactly as it serves requests; `main.ts` and the e2e tests both use it.
  * The request lifecycle itself is declared in `AppModule` (see docs/ARCHITECTURE.md).
  */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ApiExpressAdapter(config.limits.trustProxy), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+export interface AppOptions {
+  /** Extra modules (e.g. a team's own resource); see docs/EXTENDING.md. */
+  modules?: Array<Type | DynamicModule>;
+}
+
+export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, options.modules),
+    new ApiExpressAdapter(config.limits.trustProxy),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   app.useLogger(app.get(Logger));
   app.get(DocsPage).publishFor(app);
   await app.init();
