@@ -286,7 +286,7 @@ describe('authorization matrix (§4.5, §4.6, §5.2, §5.4, §5.7, §11.9, §14.
   function send(method: Method, path: string, auth: string | null, body?: Record<string, unknown>): Promise<Response> {
     let req = t.http()[method](`${API}${path}`);
     if (auth) req = req.set('Authorization', auth);
-    return (body === undefined ? req : req.send(body)) as unknown as Promise<Response>;
+    return body === undefined ? req : req.send(body);
   }
 
   const itemPath = (kind: ItemKind, by: By, item: Item) =>

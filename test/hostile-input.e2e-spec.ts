@@ -623,7 +623,7 @@ describe('hostile input (property-based)', () => {
           ].map(([target, hdrs]) => {
             const tg = target as { k: Kind; item: string | null };
             return [{ ...tg, item: tg.item === '__FIRST__' ? ids[tg.k][0] : tg.item }, hdrs];
-          }) as never,
+          }),
         ),
       );
     },

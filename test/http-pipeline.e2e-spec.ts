@@ -1090,7 +1090,7 @@ describe('HTTP pipeline', () => {
 
     /** Sends a chunked body (no Content-Length) through a real socket. */
     const sendChunked = async (chunks: string[]) => {
-      const server = t.app.getHttpServer() as http.Server;
+      const server = t.app.getHttpServer();
       if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       return new Promise<{ status: number; body: string }>((resolve, reject) => {

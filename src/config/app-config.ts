@@ -278,14 +278,10 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
   }
   const valid =
     Array.isArray(parsed) &&
-    parsed.every(
-      (field) =>
-        typeof field === 'object' &&
-        field !== null &&
-        typeof field.key === 'string' &&
-        CUSTOM_FIELD_KEY.test(field.key) &&
-        typeof field.label === 'string',
-    );
+    parsed.every((field: unknown) => {
+      const { key, label } = (typeof field === 'object' && field !== null ? field : {}) as Record<string, unknown>;
+      return typeof key === 'string' && CUSTOM_FIELD_KEY.test(key) && typeof label === 'string';
+    });
   if (!valid)
     throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must be a JSON array of {"key", "label"} objects with keys matching [A-Za-z0-9_]{1,64}');
   const fields = (parsed as CustomFieldDefinition[]).map(({ key, label }) => ({ key, label }));

@@ -19,7 +19,7 @@ export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | nu
   }
   const catalogue: Catalogue = {};
   for (const file of files) {
-    catalogue[file.slice(0, -'.json'.length)] = JSON.parse(readFileSync(join(folder, file), 'utf8'));
+    catalogue[file.slice(0, -'.json'.length)] = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Catalogue[string];
   }
   return catalogue;
 }
@@ -65,7 +65,7 @@ export class Translator {
   /** `key` is `namespace:path`, e.g. `errors:rest_no_route`. */
   t(lang: string, key: string, args: Record<string, unknown> = {}): string {
     if (this.onMissing && !this.has(lang, key)) this.onMissing(lang, key);
-    return this.i18n.t(key, { ...args, lng: lang }) as string;
+    return String(this.i18n.t(key, { ...args, lng: lang }));
   }
 
   /**

@@ -5,7 +5,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { isUniqueViolation } from '../common/errors/db-errors.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 import { generatePassword, hashPassword, isAcceptablePassword } from './password-hash.js';
-import { isUserRole, type UserRole } from '../common/auth/roles.js';
+import { isUserRole } from '../common/auth/roles.js';
 import { UserEntity } from './user.entity.js';
 
 const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;
@@ -70,7 +70,7 @@ export class UsersService {
   async setRole(login: string, role: string): Promise<UserEntity> {
     if (!isUserRole(role)) throw new AccountError(`Invalid role "${role}": use administrator, editor, author, contributor or subscriber.`);
     const user = await this.requireUser(login);
-    user.role = role as UserRole;
+    user.role = role;
     return this.dataSource.getRepository(UserEntity).save(user);
   }
 

@@ -36,7 +36,7 @@ export function transliterate(text: string): string {
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(EXTRA_LETTER_PATTERN, (letter) => EXTRA_LETTERS[letter] ?? '')
-    .replace(/[^\x00-\x7F]+/g, '');
+    .replace(/[^\p{ASCII}]+/gu, '');
 }
 
 /** Sanitises a generated or user-given slug (spec 3.3, steps 1–5). May return `""`. */

@@ -41,7 +41,7 @@ export function apiValidationPipe(): ApiValidationPipe {
 }
 
 export function toApiError(errors: ValidationError[]): ApiError {
-  const order = paramOrder(errors[0]?.target?.constructor as { prototype: object } | undefined);
+  const order = paramOrder(errors[0]?.target?.constructor);
   const rank = (name: string) => (order.indexOf(name) === -1 ? order.length : order.indexOf(name));
   const sorted = [...errors].sort((a, b) => rank(a.property) - rank(b.property));
   const problems: ParamProblem[] = sorted.map((error) => {
@@ -49,7 +49,7 @@ export function toApiError(errors: ValidationError[]): ApiError {
     const message = constraints.required ?? constraints.param ?? Object.values(constraints)[0];
     let problem: Omit<ParamProblem, 'param'> = { key: 'invalid_value' };
     try {
-      problem = message ? JSON.parse(message) : problem;
+      problem = message ? (JSON.parse(message) as Omit<ParamProblem, 'param'>) : problem;
     } catch {
       // a constraint that is not one of ours: keep the generic message
     }

@@ -33,7 +33,9 @@ export function Param<T>(parse: ParamParser<T>, options: ParamOptions = {}): Pro
     options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required: options.required ?? false } as ApiPropertyOptions),
     // A create DTO redeclares some fields of its update DTO; both transforms then run, so a value
     // that was already refused stays refused.
-    Transform(({ value, key }) => (value === undefined || value instanceof Invalid ? value : parse(value, key))),
+    Transform(({ value, key }: { value: unknown; key: string }) =>
+      value === undefined || value instanceof Invalid ? value : parse(value, key),
+    ),
     ValidateBy({
       name: 'param',
       validator: {
@@ -61,7 +63,7 @@ const recordOrder: PropertyDecorator = (target, property) => {
 /** Parameter names of a DTO class in declaration order, inherited ones first. */
 export function paramOrder(dtoClass: { prototype: object } | undefined): string[] {
   const chain: object[] = [];
-  for (let proto = dtoClass?.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (let proto = dtoClass?.prototype; proto && proto !== Object.prototype; proto = (Object.getPrototypeOf(proto) as object | null) ?? undefined) {
     chain.unshift(proto);
   }
   return chain.flatMap((proto) => (Object.prototype.hasOwnProperty.call(proto, ORDER) ? ((proto as never)[ORDER] as string[]) : []));

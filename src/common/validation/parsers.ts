@@ -117,7 +117,7 @@ export function oneOf<T extends string>(values: readonly T[]): ParamParser<T> {
  */
 export const stringList: ParamParser<string[]> = (raw, param) => {
   let items: unknown[];
-  if (Array.isArray(raw)) items = raw.flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
+  if (Array.isArray(raw)) items = (raw as unknown[]).flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]));
   else if (typeof raw === 'string') items = raw.split(',');
   else if (typeof raw === 'number') items = [raw];
   else if (raw !== null && typeof raw === 'object' && Object.keys(raw).every((key) => /^\d+$/.test(key))) {
