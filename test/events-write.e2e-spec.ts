@@ -16,7 +16,7 @@ import {
   withoutJsonLd,
   type EventClient,
 } from './support/events.js';
-import { API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
+import { API, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 
 const HARBOUR_REQUEST = {
   title: 'Harbour Lantern Walk',

@@ -67,7 +67,6 @@ const actor = fc.constantFrom<Actor>(...ACTORS);
 const ITEM_KINDS: Kind[] = ['events', 'venues', 'organizers'];
 const kind = fc.constantFrom<Kind>('events', 'venues', 'organizers', 'categories', 'tags');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function params(numRuns: number, examples: unknown[][] = [], budgetMs = PROPERTY_BUDGET_MS): fc.Parameters<any> {
   return {
     seed: SEED,
@@ -85,7 +84,6 @@ const REPLAY_PATH = process.env.FC_PATH !== undefined && process.env.FC_PATH !==
  * fc.assert with a short report: the seed and path to replay, and the shrunk request with the
  * answer (fast-check's own report would print megabyte-long generated values in full).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function check(property: fc.IAsyncProperty<any>, parameters: fc.Parameters<any>): Promise<void> {
   const out = await fc.check(property, REPLAY_PATH ? { ...parameters, path: REPLAY_PATH } : parameters);
   if (!out.failed) return;

@@ -720,7 +720,7 @@ describe('HTTP pipeline', () => {
           try {
             expectCommonHeaders(res);
           } catch (error) {
-            throw new Error(`${name} (${res.status}): ${(error as Error).message}`);
+            throw new Error(`${name} (${res.status}): ${(error as Error).message}`, { cause: error });
           }
         }
       });

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, JoinTable, ManyToMany, ManyToOne, OneToMany, type Relation } from 'typeorm';
-import { booleanTransformer, jsonTextTransformer, wallTimeTransformer } from '../database/columns.js';
+import { booleanTransformer, jsonTextTransformer, wallTimeTransformer } from '../common/sql/columns.js';
 import { PublishableEntity } from '../items/publishable.entity.js';
 import { CategoryEntity } from '../categories/category.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';

@@ -7,7 +7,7 @@ import type { ImagePayload } from '../images/images.service.js';
 import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
 import { costDetails, costDisplay, lowestCostValue } from './event-cost.js';
 import type { EventEntity } from './event.entity.js';
-import { wallToDate } from '../database/columns.js';
+import { wallToDate } from '../common/sql/columns.js';
 
 export const EVENT_SHAPE: ItemKindShape = { pagePath: 'event', postType: 'tribe_events' };
 

@@ -41,7 +41,7 @@ import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from '../terms/term-counts.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
-import { wallToDate } from '../database/columns.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode, ItemErrorCode } from '../common/errors/error-codes.js';
 
 const WRITE_ORDER = [

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { wallTimeTransformer } from '../database/columns.js';
+import { wallTimeTransformer } from '../common/sql/columns.js';
 
 /** A registered image URL (spec §8.6); its id comes from the item sequence. */
 @Entity('images')

@@ -12,7 +12,7 @@ import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
-import { wallToDate } from '../database/columns.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';

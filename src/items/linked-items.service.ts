@@ -25,7 +25,7 @@ import { passwordUnlocks, redact } from './protection.js';
 import type { PublishableEntity } from './publishable.entity.js';
 import { defaultCreateStatus, expandStatusFilter, isPublicationStatus, storedStatus } from './status-rules.js';
 import { mayWriteCondition, visibleCondition } from './visibility.js';
-import { wallToDate } from '../database/columns.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { ItemErrorCode } from '../common/errors/error-codes.js';
 
 /** The entity fields venues and organizers share, plus their name. */

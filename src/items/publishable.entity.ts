@@ -1,6 +1,6 @@
 import { Column, PrimaryColumn } from 'typeorm';
-import { LONG_TEXT } from '../database/column-types.js';
-import { booleanTransformer, wallTimeTransformer } from '../database/columns.js';
+import { LONG_TEXT } from '../common/sql/column-types.js';
+import { booleanTransformer, wallTimeTransformer } from '../common/sql/columns.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 
 /** Columns shared by events, venues and organizers; each kind has its own table. */

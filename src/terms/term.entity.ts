@@ -1,5 +1,5 @@
 import { Column, PrimaryColumn } from 'typeorm';
-import { LONG_TEXT } from '../database/column-types.js';
+import { LONG_TEXT } from '../common/sql/column-types.js';
 
 /** Columns shared by categories and tags; each taxonomy has its own table. */
 export abstract class TermEntity {

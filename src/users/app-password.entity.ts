@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
-import { wallTimeTransformer } from '../database/columns.js';
+import { wallTimeTransformer } from '../common/sql/columns.js';
 import { UserEntity } from './user.entity.js';
 
 /** An application password: only its slow hash is stored (spec §4.2). */

@@ -7,7 +7,7 @@ import type { AuthUser } from '../common/http/request-context.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 import { fingerprint, verifyPassword } from './password-hash.js';
 import { UserEntity } from './user.entity.js';
-import { wallToDate } from '../database/columns.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 
 export interface BasicCredentials {

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { wallTimeTransformer } from '../database/columns.js';
+import { wallTimeTransformer } from '../common/sql/columns.js';
 import type { UserRole } from '../common/auth/roles.js';
 
 @Entity('users')

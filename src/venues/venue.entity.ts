@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { booleanTransformer } from '../database/columns.js';
+import { booleanTransformer } from '../common/sql/columns.js';
 import { PublishableEntity } from '../items/publishable.entity.js';
 
 @Entity('venues')

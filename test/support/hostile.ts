@@ -267,7 +267,7 @@ export class StateProbe {
   async db(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const table of this.tables) {
-      const rows = (await this.dataSource.query(`SELECT * FROM ${this.dataSource.driver.escape(table)}`)) as unknown[];
+      const rows = await this.dataSource.query<unknown[]>(`SELECT * FROM ${this.dataSource.driver.escape(table)}`);
       out[table] = JSON.stringify(rows.map((row) => JSON.stringify(row)).sort());
     }
     return out;
@@ -487,6 +487,8 @@ export const junkString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: longString },
 );
 
+// 9007199254740993 is sent on purpose: a number JSON clients cannot hold exactly
+// eslint-disable-next-line no-loss-of-precision
 const NUMBERS = [0, -0, -1, 1, 1.5, -2147483649, 2147483648, 4294967296, 9007199254740993, 1e21, 1e308, -1e308, 5e-324, 0.1 + 0.2];
 
 const leafValue: fc.Arbitrary<unknown> = fc.oneof(

@@ -63,7 +63,11 @@ const recordOrder: PropertyDecorator = (target, property) => {
 /** Parameter names of a DTO class in declaration order, inherited ones first. */
 export function paramOrder(dtoClass: { prototype: object } | undefined): string[] {
   const chain: object[] = [];
-  for (let proto = dtoClass?.prototype; proto && proto !== Object.prototype; proto = (Object.getPrototypeOf(proto) as object | null) ?? undefined) {
+  for (
+    let proto = dtoClass?.prototype;
+    proto && proto !== Object.prototype;
+    proto = (Object.getPrototypeOf(proto) as object | null) ?? undefined
+  ) {
     chain.unshift(proto);
   }
   return chain.flatMap((proto) => (Object.prototype.hasOwnProperty.call(proto, ORDER) ? ((proto as never)[ORDER] as string[]) : []));

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { wallToDate } from '../columns.js';
+import { wallToDate } from '../../common/sql/columns.js';
 import { moveTermCounts, NO_CONTRIBUTION, type TermContribution } from '../../terms/term-counts.js';
 
 /** How much to create; proportions follow a real calendar (many events, fewer places and people). */
@@ -91,8 +91,8 @@ export class Seeder {
         const eventOrganizers: Record<string, unknown>[] = [];
         /** What the batch's published events add to term counts. */
         const published: TermContribution = new Map([
-          ['categories', new Map()],
-          ['tags', new Map()],
+          ['categories', new Map<number, number>()],
+          ['tags', new Map<number, number>()],
         ]);
         const addLink = (table: string, termId: number) => {
           const counts = published.get(table) as Map<number, number>;
@@ -182,13 +182,15 @@ export class Seeder {
   }
 
   private async countWithPrefix(table: string, prefix: string): Promise<number> {
-    const [row] = await this.dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE slug LIKE ?`, [`${prefix}%`]);
+    const [row]: Array<{ n: number | string }> = await this.dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE slug LIKE ?`, [
+      `${prefix}%`,
+    ]);
     return Number(row.n);
   }
 
   /** Ids for new items from the shared sequence (`item_ids`), inserted explicitly in one statement. */
   private async allocate(manager: EntityManager, kind: string, count: number): Promise<number[]> {
-    const [row] = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM item_ids');
+    const [row]: Array<{ id: number | string }> = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM item_ids');
     const first = Number(row.id) + 1;
     const ids = Array.from({ length: count }, (_, index) => first + index);
     await this.insert(
@@ -256,7 +258,7 @@ export class Seeder {
     const existing = await this.countWithPrefix(table, prefix);
     if (existing < count) {
       await this.dataSource.transaction(async (manager) => {
-        const [row] = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM term_ids');
+        const [row]: Array<{ id: number | string }> = await manager.query('SELECT COALESCE(MAX(id), 0) AS id FROM term_ids');
         const ids = Array.from({ length: count - existing }, (_, index) => Number(row.id) + 1 + index);
         await this.insert(
           manager,

@@ -21,7 +21,7 @@ export const wallTimeTransformer: ValueTransformer = {
 /** JSON kept in a text column, portable across MySQL and SQLite. */
 export const jsonTextTransformer: ValueTransformer = {
   to: (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value)),
-  from: (value: string | null) => (value === null || value === undefined ? null : JSON.parse(value)),
+  from: (value: string | null): unknown => (value === null || value === undefined ? null : JSON.parse(value)),
 };
 
 /** Booleans come back as 0/1 from raw queries on both drivers. */
