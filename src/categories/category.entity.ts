@@ -1,6 +1,5 @@
-import { Column, Entity, Index, ManyToMany, type Relation } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { TermEntity } from '../terms/term.entity.js';
-import { EventEntity } from '../events/event.entity.js';
 
 @Entity('categories')
 @Index('UQ_categories_slug', ['slug'], { unique: true })
@@ -9,7 +8,4 @@ export class CategoryEntity extends TermEntity {
   /** 0 for a top-level category. */
   @Column({ name: 'parent_id', type: 'int', default: 0 })
   parentId: number;
-
-  @ManyToMany(() => EventEntity, (event) => event.categories)
-  events: Relation<EventEntity[]>;
 }

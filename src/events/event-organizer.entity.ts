@@ -15,11 +15,11 @@ export class EventOrganizerEntity {
   @Column({ type: 'int' })
   position: number;
 
-  @ManyToOne(() => EventEntity, (event) => event.organizerLinks, { onDelete: 'CASCADE' })
+  @ManyToOne(() => EventEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'event_id', foreignKeyConstraintName: 'FK_event_organizers_event' })
   event: Relation<EventEntity>;
 
-  @ManyToOne(() => OrganizerEntity, (organizer) => organizer.eventLinks, { onDelete: 'CASCADE' })
+  @ManyToOne(() => OrganizerEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'organizer_id', foreignKeyConstraintName: 'FK_event_organizers_organizer' })
   organizer: Relation<OrganizerEntity>;
 }

@@ -1,10 +1,9 @@
-import { Column, Entity, Index, JoinColumn, JoinTable, ManyToMany, ManyToOne, OneToMany, type Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, JoinTable, ManyToMany, ManyToOne, type Relation } from 'typeorm';
 import { booleanTransformer, jsonTextTransformer, wallTimeTransformer } from '../common/sql/columns.js';
 import { PublishableEntity } from '../items/publishable.entity.js';
 import { CategoryEntity } from '../categories/category.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
-import { EventOrganizerEntity } from './event-organizer.entity.js';
 
 @Entity('events')
 @Index('UQ_events_slug', ['slug'], { unique: true })
@@ -79,7 +78,7 @@ export class EventEntity extends PublishableEntity {
   @Column({ name: 'custom_fields', type: 'text', nullable: true, transformer: jsonTextTransformer })
   customFields: Record<string, string> | null;
 
-  @ManyToMany(() => CategoryEntity, (category) => category.events)
+  @ManyToMany(() => CategoryEntity)
   @JoinTable({
     name: 'event_categories',
     joinColumn: { name: 'event_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_categories_event' },
@@ -87,14 +86,11 @@ export class EventEntity extends PublishableEntity {
   })
   categories: Relation<CategoryEntity[]>;
 
-  @ManyToMany(() => TagEntity, (tag) => tag.events)
+  @ManyToMany(() => TagEntity)
   @JoinTable({
     name: 'event_tags',
     joinColumn: { name: 'event_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_tags_event' },
     inverseJoinColumn: { name: 'tag_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_event_tags_tag' },
   })
   tags: Relation<TagEntity[]>;
-
-  @OneToMany(() => EventOrganizerEntity, (link) => link.event)
-  organizerLinks: Relation<EventOrganizerEntity[]>;
 }

@@ -10,18 +10,24 @@ import { CreateEventDto } from './dto/create-event.dto.js';
 import { EventPasswordQueryDto } from './dto/event-password.query.js';
 import { ListEventsQueryDto } from './dto/list-events.query.js';
 import { UpdateEventDto } from './dto/update-event.dto.js';
+import { EventListService } from './event-list.service.js';
+import { EventReadsService } from './event-reads.service.js';
 import { EventsService } from './events.service.js';
 
 @ApiTags('events')
 @ApiRoutes()
 @Controller('events')
 export class EventsController {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly lists: EventListService,
+    private readonly reads: EventReadsService,
+    private readonly events: EventsService,
+  ) {}
 
   @RouteDoc('events', 'list')
   @Get()
   async list(@Query() query: ListEventsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
-    return sendList(res, await this.events.list(query, ctx));
+    return sendList(res, await this.lists.list(query, ctx));
   }
 
   @RouteDoc('events', 'create')
@@ -34,7 +40,7 @@ export class EventsController {
   @RouteDoc('events', 'read')
   @Get(':id')
   findOne(@PathId() id: number, @Query() query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
-    return this.events.findOne({ id }, ctx, query.password);
+    return this.reads.findOne({ id }, ctx, query.password);
   }
 
   @RouteDoc('events', 'delete')
@@ -65,7 +71,7 @@ export class EventsController {
   @RouteDoc('events', 'readBySlug')
   @Get('by-slug/:slug')
   findBySlug(@PathSlug() slug: string, @Query() query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
-    return this.events.findOne({ slug }, ctx, query.password);
+    return this.reads.findOne({ slug }, ctx, query.password);
   }
 
   @RouteDoc('events', 'deleteBySlug')

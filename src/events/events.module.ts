@@ -7,11 +7,23 @@ import { VenuesModule } from '../venues/venues.module.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventsController } from './events.controller.js';
+import { EventBookkeepingModule } from './event-bookkeeping.module.js';
+import { EventListService } from './event-list.service.js';
+import { EventPayloadsService } from './event-payloads.service.js';
+import { EventReadsService } from './event-reads.service.js';
+import { EventWriteRulesService } from './event-write-rules.service.js';
 import { EventsService } from './events.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity]), VenuesModule, OrganizersModule, CategoriesModule, TagsModule],
+  imports: [
+    TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity]),
+    EventBookkeepingModule,
+    VenuesModule,
+    OrganizersModule,
+    CategoriesModule,
+    TagsModule,
+  ],
   controllers: [EventsController],
-  providers: [EventsService],
+  providers: [EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
 })
 export class EventsModule {}

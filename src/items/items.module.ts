@@ -4,12 +4,13 @@ import { ImageEntity } from '../images/image.entity.js';
 import { ImagesService } from '../images/images.service.js';
 import { ItemIdEntity } from './item-id.entity.js';
 import { ItemsService } from './items.service.js';
+import { ItemWritesService } from './item-writes.service.js';
 
 /** Shared rules of items (ids, slugs, schedules) and the image registry. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ItemIdEntity, ImageEntity])],
-  providers: [ItemsService, ImagesService],
-  exports: [ItemsService, ImagesService],
+  providers: [ItemsService, ItemWritesService, ImagesService],
+  exports: [ItemsService, ItemWritesService, ImagesService],
 })
 export class ItemsModule {}

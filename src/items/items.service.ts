@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
 import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -13,11 +13,7 @@ import { DataVersionService } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
 import { wallToDate } from '../common/sql/columns.js';
-import { retryOnConflict } from '../common/errors/db-errors.js';
-import { forUpdate } from '../common/sql/for-update.js';
-import { idChunks } from '../common/sql/id-chunks.js';
-import { EventEntity } from '../events/event.entity.js';
-import { keepingTermCounts } from '../terms/term-counts.js';
+import { ITEM_EVENTS, type ItemEvents } from './item-events.js';
 
 export const TRASH_SUFFIX = '__trashed';
 /** The trash suffix with the counter it may carry (see {@link ItemsService.trashedSlug}). */
@@ -39,6 +35,7 @@ export class ItemsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     config: ConfigService,
     private readonly version: DataVersionService,
+    @Inject(ITEM_EVENTS) private readonly events: ItemEvents,
   ) {
     const http = config.getOrThrow<HttpConfig>('http');
     this.site = {
@@ -111,7 +108,7 @@ export class ItemsService {
     if (now < this.nextCheckAt) return;
     this.nextCheckAt = now + PROMOTION_RECHECK_MS;
     const due = wallToDate(nowUtcWall(new Date(now)));
-    let published = await this.publishDueEvents(due);
+    let published = await this.events.publishDue(due);
     for (const table of ['venues', 'organizers']) {
       const result = await this.dataSource
         .createQueryBuilder()
@@ -122,30 +119,6 @@ export class ItemsService {
       published += result.affected ?? 0;
     }
     if (published > 0) await this.version.bump();
-  }
-
-  /**
-   * Due events change term counts, so they are published in a transaction that moves them too.
-   * A plain look first: most of the time nothing is due, and then no transaction is opened.
-   */
-  private async publishDueEvents(due: Date): Promise<number> {
-    const dueEvents = (manager: EntityManager) =>
-      manager
-        .getRepository(EventEntity)
-        .createQueryBuilder('e')
-        .select('e.id', 'id')
-        .where("e.status = 'future' AND e.date_utc <= :due", { due });
-    if (!(await dueEvents(this.dataSource.manager).limit(1).getRawOne())) return 0;
-    return retryOnConflict(() =>
-      this.dataSource.transaction(async (manager) => {
-        const ids = (await forUpdate(dueEvents(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
-        if (ids.length === 0) return 0;
-        await keepingTermCounts(manager, ids, async () => {
-          for (const chunk of idChunks(ids)) await manager.update(EventEntity, { id: In(chunk) }, { status: 'publish' });
-        });
-        return ids.length;
-      }),
-    );
   }
 
   /**

@@ -1,129 +1,40 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
-import { canCreate, canReadItem, canWriteItem, mayFilterByStatus, type ItemResource } from '../common/auth/permissions.js';
+import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
-import { retryOnConflict } from '../common/errors/db-errors.js';
-import { freeSlug } from '../common/sql/free-slug.js';
-import type { AuthUser, RequestContext } from '../common/http/request-context.js';
-import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
-import { sanitizeRichText, stripTags } from '../common/text/html.js';
-import { itemSearchWords } from '../common/text/search-terms.js';
-import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
-import { sanitizeSlug } from '../common/text/slug.js';
-import { EventEntity } from '../events/event.entity.js';
-import type { ImagesService, ImagePayload } from '../images/images.service.js';
-import type { ItemWriteFields } from './dto/item-fields.js';
-import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
-import type { ItemKind } from './item-id.entity.js';
-import type { ItemStatus } from '../common/auth/item-status.js';
-import type { ItemsService } from './items.service.js';
-import type { SiteLinks } from './item.mapper.js';
-import { passwordUnlocks, redact } from './protection.js';
-import type { PublishableEntity } from './publishable.entity.js';
-import { defaultCreateStatus, expandStatusFilter, isPublicationStatus, storedStatus } from './status-rules.js';
-import { mayWriteCondition, visibleCondition } from './visibility.js';
-import { wallToDate } from '../common/sql/columns.js';
 import { ItemErrorCode } from '../common/errors/error-codes.js';
+import { retryOnConflict } from '../common/errors/db-errors.js';
+import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { sanitizeRichText, stripTags } from '../common/text/html.js';
+import type { ImagesService } from '../images/images.service.js';
+import type { ItemWriteFields } from './dto/item-fields.js';
+import type { ItemEvents } from './item-events.js';
+import type { ItemWritesService } from './item-writes.service.js';
+import type { ItemsService } from './items.service.js';
+import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
+import { LinkedItemReads } from './linked-item-reads.js';
 
-/** The entity fields venues and organizers share, plus their name. */
-export type LinkedItem = PublishableEntity & { name: string };
-
-export type ItemRef = { id: number } | { slug: string };
-
-/** What differs between venues and organizers; the rules themselves live in {@link LinkedItemsService}. */
-export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteFields> {
-  kind: Extract<ItemKind, 'venue' | 'organizer'>;
-  resource: Extract<ItemResource, 'venues' | 'organizers'>;
-  table: string;
-  entity: new () => E;
-  /** Body field holding the name (`venue`, `organizer`). */
-  nameField: keyof D & string;
-  /** Write fields in parameter-table order, for ordering errors. */
-  writeOrder: readonly string[];
-  /** Body fields compared for de-duplication on create, with the entity property each maps to. */
-  dedupFields: ReadonlyArray<[keyof D & string, keyof E & string]>;
-  /** SQL expressions searched (spec §9.5), over alias `i`. */
-  searchColumns: readonly string[];
-  /** SQL `EXISTS (...)` over events linked to item `i`, with an extra condition on event alias `e`. */
-  linkedEventsExist: (eventCondition: string) => string;
-  /** Applies the kind's own fields of a write to the entity; returns problems it finds. */
-  applyFields: (entity: E, input: D, problems: ParamProblems, isCreate: boolean) => void;
-  /** Removes the item from every event (trashing unlinks, spec §5.7). */
-  unlinkFromEvents: (manager: EntityManager, id: number) => Promise<void>;
-  toPayload: (entity: E, image: ImagePayload | undefined, site: SiteLinks, withJsonLd: boolean) => Record<string, unknown>;
-}
-
-const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status', 'password'];
+export type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 
 /**
  * Venues and organizers: the same statuses, trash, password protection, de-duplication, search and
- * list filters, configured per kind by a {@link LinkedKindDefinition}.
+ * list filters, configured per kind by a {@link LinkedKindDefinition}. Reads come from
+ * {@link LinkedItemReads}; this class adds the writes.
  */
-export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields> {
+export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields> extends LinkedItemReads<E, D> {
   constructor(
-    protected readonly definition: LinkedKindDefinition<E, D>,
-    protected readonly dataSource: DataSource,
-    protected readonly items: ItemsService,
-    protected readonly images: ImagesService,
-    private readonly lists: ListsConfig,
-  ) {}
-
-  async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
-    await this.items.publishDueItems();
-    const { user } = ctx;
-    const problems = ParamProblems.from(query);
-    const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
-    const statuses = expandStatusFilter(statusWords);
-    if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish'))) {
-      problems.add('status', 'status');
-    }
-    if (query.event !== undefined && !(await this.eventExists(query.event))) problems.add('event', 'unknown_event');
-    problems.throwIfAny(LIST_LINK_ORDER);
-
-    const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
-    builder.where(visibleCondition('i', user, statuses as ItemStatus[]).sql);
-    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
-    if (query.event !== undefined) builder.andWhere(this.definition.linkedEventsExist(`e.id = ${Number(query.event)}`));
-    if (query.has_events !== undefined) {
-      const linked = this.definition.linkedEventsExist("e.status IN ('publish', 'future', 'private')");
-      builder.andWhere(query.has_events ? linked : `NOT ${linked}`);
-    }
-    if (query.only_with_upcoming) this.whereUpcoming(builder, user);
-
-    const paging = resolvePaging(query, this.lists);
-    const total = await builder.getCount();
-    const rows = await builder.orderBy('i.date_utc', 'DESC').addOrderBy('i.id', 'DESC').skip(paging.offset).take(paging.perPage).getMany();
-    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
-    const pages = totalPages(total, paging.perPage);
-    const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
-    const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
-      ['event', query.event],
-      ['has_events', query.has_events],
-      ['status', statusWords],
-      ['search', query.search],
-      ['only_with_upcoming', query.only_with_upcoming],
-    ]);
-    return {
-      headers: { total, totalPages: pages },
-      body: {
-        [this.definition.resource]: rows.map((row) => this.view(row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
-        ...links,
-        total,
-        total_pages: pages,
-      },
-    };
-  }
-
-  async findOne(ref: ItemRef, ctx: RequestContext, password: string | undefined) {
-    await this.items.publishDueItems();
-    const item = await this.requireItem(ref);
-    ctx.subject = item;
-    if (!canReadItem(ctx.user, item)) throw new ApiError(403, ItemErrorCode.notAccessible(this.definition.kind));
-    const images = await this.images.payloads([item.imageId]);
-    return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
+    definition: LinkedKindDefinition<E, D>,
+    dataSource: DataSource,
+    items: ItemsService,
+    private readonly writes: ItemWritesService,
+    images: ImagesService,
+    events: ItemEvents,
+    lists: ListsConfig,
+  ) {
+    super(definition, dataSource, items, images, events, lists);
   }
 
   async create(input: D, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
@@ -144,7 +55,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   async prepareCreate(input: D, user: AuthUser | null, now: Date): Promise<{ entity: E; dateUtc: string | undefined }> {
     const entity = new this.definition.entity();
     const problems = ParamProblems.from(input);
-    const dateUtc = await this.validateCommon(input, problems, now, user);
+    const dateUtc = await this.writes.check(input, problems, now, user);
     this.definition.applyFields(entity, input, problems, true);
     problems.throwIfAny(this.definition.writeOrder);
     return { entity, dateUtc };
@@ -200,7 +111,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     const item = await this.requireItem(ref);
     ctx.subject = item;
     const problems = ParamProblems.from(input);
-    const dateUtc = await this.validateCommon(input, problems, now, ctx.user);
+    const dateUtc = await this.writes.check(input, problems, now, ctx.user);
     const draft = Object.assign(new this.definition.entity(), item);
     this.definition.applyFields(draft, input, problems, false);
     problems.throwIfAny(this.definition.writeOrder);
@@ -238,7 +149,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
               modifiedUtc: nowUtcWall(),
             } as never,
           );
-          await this.definition.unlinkFromEvents(manager, item.id);
+          await this.events.unlink(manager, this.definition.kind, item.id);
         }),
       );
       await this.items.dataChanged();
@@ -251,51 +162,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return this.payloadOf(trashed, false);
   }
 
-  /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
-  async requireItem(ref: ItemRef): Promise<E> {
-    const repository = this.dataSource.getRepository(this.definition.entity);
-    const found =
-      'id' in ref
-        ? Number.isSafeInteger(ref.id)
-          ? await repository.findOneBy({ id: ref.id } as never)
-          : null
-        : await repository.findOneBy({ slug: ref.slug } as never);
-    if (!found) {
-      throw 'id' in ref
-        ? ApiError.invalidParam('id', `unknown_${this.definition.kind}`)
-        : ApiError.invalidParam('slug', `unknown_${this.definition.kind}_slug`);
-    }
-    return found;
-  }
-
-  /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
-  view(
-    item: E,
-    image: ImagePayload | undefined,
-    user: AuthUser | null,
-    password: string | undefined,
-    single: boolean,
-  ): Record<string, unknown> {
-    const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
-    const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
-    return locked ? redact(payload) : payload;
-  }
-
-  private async payloadOf(item: E, withJsonLd: boolean): Promise<Record<string, unknown>> {
-    const images = await this.images.payloads([item.imageId]);
-    return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
-  }
-
-  /** Checks shared by create and update; returns the publication date when one was sent. */
-  private async validateCommon(input: D, problems: ParamProblems, now: Date, user: AuthUser | null): Promise<string | undefined> {
-    if (input.slug !== undefined && sanitizeSlug(input.slug) === '') problems.add('slug', 'not_empty');
-    if (input.author !== undefined && !(await this.items.userExists(input.author))) problems.add('author', 'author');
-    const dateUtc = this.items.publicationDate(input, problems, now);
-    if (input.image !== undefined && !(await this.images.acceptable(input.image, user))) problems.add('image', 'image');
-    return dateUtc;
-  }
-
-  /** Status, dates, slug, author, texts, image and password: the rules of spec §5.2, §5.7, §6.7. */
+  /** The shared rules (spec §5.2, §5.7, §6.7) around the item's name. */
   private async fillCommon(
     entity: E,
     input: D,
@@ -303,52 +170,10 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     manager: EntityManager,
     context: { id: number; dateUtc: string | undefined; now: Date; isCreate: boolean; previous?: E },
   ): Promise<void> {
-    const nowUtc = nowUtcWall(context.now);
     entity.id = context.id;
-    if (context.isCreate) {
-      entity.authorId = input.author ?? user.id;
-      entity.description = '';
-      entity.excerpt = '';
-      entity.password = null;
-      entity.imageId = null;
-      entity.preTrashStatus = null;
-    } else if (input.author !== undefined) {
-      entity.authorId = input.author;
-    }
+    await this.writes.fillContent(entity, input, user, manager, context.isCreate);
     entity.name = stripTags(String((input as Record<string, unknown>)[this.definition.nameField] ?? entity.name ?? ''));
-    if (input.description !== undefined) entity.description = sanitizeRichText(input.description);
-    if (input.excerpt !== undefined) entity.excerpt = sanitizeRichText(input.excerpt);
-    if (input.post_password !== undefined) entity.password = input.post_password === '' ? null : input.post_password;
-    if (input.image !== undefined) entity.imageId = (await this.images.resolve(input.image, user, manager)) ?? null;
-
-    const wasTrashed = context.previous?.status === 'trash';
-    const requested = input.status ?? (context.isCreate ? defaultCreateStatus(user) : undefined);
-    const explicitDate = context.dateUtc !== undefined;
-    if (explicitDate) {
-      entity.dateUtc = context.dateUtc as string;
-      entity.dateFloating = false;
-    } else if (context.isCreate) {
-      entity.dateUtc = nowUtc;
-      entity.dateFloating = true;
-    }
-    if (requested !== undefined) {
-      // a floating publication date becomes the moment of first publication (spec §6.7)
-      if (!explicitDate && entity.dateFloating && isPublicationStatus(requested)) entity.dateUtc = nowUtc;
-      entity.status = storedStatus(requested, user, entity.dateUtc, nowUtc);
-      if (wasTrashed) {
-        entity.preTrashStatus = null;
-        entity.slug = await this.items.restoredSlug(manager, this.definition.table, entity.slug, entity.id);
-      }
-    }
-    if (!explicitDate && entity.dateFloating && entity.status !== 'draft' && entity.status !== 'pending') entity.dateFloating = false;
-    if (context.isCreate) {
-      entity.slug = await this.items.slugFor(manager, this.definition.table, input.slug, entity.name, entity.id);
-    } else if (input.slug !== undefined) {
-      const base = sanitizeSlug(input.slug);
-      const slug = await freeSlug(manager, this.definition.table, base, entity.id);
-      entity.slug = entity.status === 'trash' ? await this.items.trashedSlug(manager, this.definition.table, slug, entity.id) : slug;
-    }
-    entity.modifiedUtc = nowUtc;
+    await this.writes.fillPublication(entity, input, entity.name, user, manager, { ...context, table: this.definition.table });
   }
 
   /** An existing readable, non-trashed item equal on every sent comparable field (spec §11.7). */
@@ -372,41 +197,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return candidates.find((candidate) => canReadItem(user, candidate)) ?? null;
   }
 
-  private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {
-    const words = itemSearchWords(search).map((word) => word.toLowerCase());
-    if (words.length === 0) return;
-    const params: Record<string, string> = {};
-    words.forEach((word, index) => (params[`word${index}`] = containsPattern(word)));
-    const perColumn = this.definition.searchColumns.map(
-      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`,
-    );
-    builder.andWhere(`(${perColumn.join(' OR ')})`, params);
-    const mayWrite = mayWriteCondition('i', user);
-    builder.andWhere(`(i.password IS NULL OR i.password = '' OR ${mayWrite.sql})`);
-  }
-
-  /** Linked to an event starting now or later that the requester would see in `GET /events`. */
-  private whereUpcoming(builder: SelectQueryBuilder<E>, user: AuthUser | null): void {
-    const visible = visibleCondition(
-      'e',
-      user,
-      mayFilterByStatus(user) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'],
-    );
-    builder.andWhere(
-      this.definition.linkedEventsExist(`e.start_utc >= :upcomingNow AND e.hide_from_listings = :notHidden AND ${visible.sql}`),
-      {
-        upcomingNow: wallToDate(nowUtcWall()),
-        notHidden: false,
-      },
-    );
-  }
-
   private columnOf(property: string): string {
     const column = this.dataSource.getMetadata(this.definition.entity).findColumnWithPropertyName(property);
     return column?.databaseName ?? property;
-  }
-
-  private async eventExists(id: number): Promise<boolean> {
-    return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(EventEntity).existsBy({ id });
   }
 }

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, OneToMany, type Relation } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { PublishableEntity } from '../items/publishable.entity.js';
-import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 
 @Entity('organizers')
 @Index('UQ_organizers_slug', ['slug'], { unique: true })
@@ -17,7 +16,4 @@ export class OrganizerEntity extends PublishableEntity {
 
   @Column({ type: 'varchar', length: 255, default: '' })
   email: string;
-
-  @OneToMany(() => EventOrganizerEntity, (link) => link.organizer)
-  eventLinks: Relation<EventOrganizerEntity[]>;
 }

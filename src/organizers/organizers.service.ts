@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
-import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { ImagesService } from '../images/images.service.js';
 import { ItemsService } from '../items/items.service.js';
+import { ITEM_EVENTS, type ItemEvents } from '../items/item-events.js';
+import { ItemWritesService } from '../items/item-writes.service.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateOrganizerDto } from './dto/update-organizer.dto.js';
@@ -16,7 +17,14 @@ const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
 
 @Injectable()
 export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto> {
-  constructor(@InjectDataSource() dataSource: DataSource, items: ItemsService, images: ImagesService, config: ConfigService) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    items: ItemsService,
+    writes: ItemWritesService,
+    images: ImagesService,
+    @Inject(ITEM_EVENTS) events: ItemEvents,
+    config: ConfigService,
+  ) {
     super(
       {
         kind: 'organizer',
@@ -46,22 +54,19 @@ export class OrganizersService extends LinkedItemsService<OrganizerEntity, Updat
           ['website', 'website'],
         ],
         searchColumns: ['i.name', 'i.description', 'i.excerpt', 'i.phone', 'i.email', 'i.website'],
-        linkedEventsExist: (condition) =>
-          `EXISTS (SELECT 1 FROM event_organizers eo INNER JOIN events e ON e.id = eo.event_id WHERE eo.organizer_id = i.id AND ${condition})`,
         applyFields: (organizer, input, _problems, isCreate) => {
           if (isCreate) for (const field of CONTACT_FIELDS) organizer[field] = '';
           for (const field of CONTACT_FIELDS)
             if (input[field] !== undefined)
               organizer[field] = field === 'email' ? (input[field] as string) : stripTags(input[field] as string);
         },
-        unlinkFromEvents: async (manager, id) => {
-          await manager.delete(EventOrganizerEntity, { organizerId: id });
-        },
         toPayload: toOrganizerPayload,
       },
       dataSource,
       items,
+      writes,
       images,
+      events,
       config.getOrThrow<ListsConfig>('lists'),
     );
   }

@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
-import { EventEntity } from '../events/event.entity.js';
 import { ImagesService } from '../images/images.service.js';
 import { ItemsService } from '../items/items.service.js';
+import { ITEM_EVENTS, type ItemEvents } from '../items/item-events.js';
+import { ItemWritesService } from '../items/item-writes.service.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateVenueDto } from './dto/update-venue.dto.js';
@@ -16,7 +17,14 @@ const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip'
 
 @Injectable()
 export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto> {
-  constructor(@InjectDataSource() dataSource: DataSource, items: ItemsService, images: ImagesService, config: ConfigService) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    items: ItemsService,
+    writes: ItemWritesService,
+    images: ImagesService,
+    @Inject(ITEM_EVENTS) events: ItemEvents,
+    config: ConfigService,
+  ) {
     super(
       {
         kind: 'venue',
@@ -67,7 +75,6 @@ export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDt
           'i.zip',
           'i.phone',
         ],
-        linkedEventsExist: (condition) => `EXISTS (SELECT 1 FROM events e WHERE e.venue_id = i.id AND ${condition})`,
         applyFields: (venue, input, problems, isCreate) => {
           if (isCreate) {
             venue.showMap = true;
@@ -86,14 +93,13 @@ export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDt
             problems.add(missing, 'coordinates_pair');
           }
         },
-        unlinkFromEvents: async (manager, id) => {
-          await manager.createQueryBuilder().update(EventEntity).set({ venueId: null }).where('venue_id = :id', { id }).execute();
-        },
         toPayload: toVenuePayload,
       },
       dataSource,
       items,
+      writes,
       images,
+      events,
       config.getOrThrow<ListsConfig>('lists'),
     );
   }

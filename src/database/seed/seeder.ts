@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { wallToDate } from '../../common/sql/columns.js';
-import { moveTermCounts, NO_CONTRIBUTION, type TermContribution } from '../../terms/term-counts.js';
+import { moveTermCounts, NO_CONTRIBUTION, type TermContribution } from '../../events/event-term-counts.js';
 
 /** How much to create; proportions follow a real calendar (many events, fewer places and people). */
 export interface SeedPlan {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { EventEntity } from '../events/event.entity.js';
+import { EventEntity } from './event.entity.js';
 
 /** Taxonomies whose stored counts follow the events' links: term table, link table, its term column. */
 const COUNTED = [

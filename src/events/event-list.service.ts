@@ -1,0 +1,278 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import type { EventsConfig, ListsConfig } from '../config/app-config.js';
+import { mayFilterByStatus } from '../common/auth/permissions.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
+import { defaultListWindow, wholeDayEnd, wholeDayStart } from '../common/dates/list-window.js';
+import { parseDateInput } from '../common/dates/parse-date.js';
+import { ApiError, ParamProblems } from '../common/errors/api-error.js';
+import { ItemErrorCode } from '../common/errors/error-codes.js';
+import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { listLinks, resolvePaging, totalPages, type LinkValue } from '../common/paging/paging.js';
+import { wallToDate } from '../common/sql/columns.js';
+import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
+import { eventSearchTerms } from '../common/text/search-terms.js';
+import { CategoriesService } from '../categories/categories.service.js';
+import { ItemsService } from '../items/items.service.js';
+import { expandStatusFilter } from '../items/status-rules.js';
+import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
+import { OrganizerEntity } from '../organizers/organizer.entity.js';
+import { TagsService } from '../tags/tags.service.js';
+import { VenueEntity } from '../venues/venue.entity.js';
+import { hasCoordinates } from '../venues/venue.mapper.js';
+import type { ListEventsQueryDto } from './dto/list-events.query.js';
+import { EventPayloadsService } from './event-payloads.service.js';
+import { EventReadsService } from './event-reads.service.js';
+import { EventEntity } from './event.entity.js';
+
+const LIST_ORDER = [
+  'page',
+  'per_page',
+  'start_date',
+  'end_date',
+  'starts_before',
+  'starts_after',
+  'ends_before',
+  'ends_after',
+  'strict_dates',
+  'search',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'featured',
+  'status',
+  'geoloc',
+  'geoloc_lat',
+  'geoloc_lng',
+  'include',
+  'post_parent',
+  'ticketed',
+];
+const EARTH_RADIUS_KM = 6371;
+
+type DateFilterName = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
+const DATE_FILTERS: Array<[DateFilterName, string, string]> = [
+  ['start_date', 'start_local', '>='],
+  ['end_date', 'end_local', '<='],
+  ['starts_before', 'start_local', '<'],
+  ['starts_after', 'start_local', '>'],
+  ['ends_before', 'end_local', '<'],
+  ['ends_after', 'end_local', '>'],
+];
+
+/** How much later than its end wall time an event's start wall time can be (a zone's offset change). */
+const START_CEILING_MARGIN_MS = 2 * 86_400_000;
+
+/**
+ * `GET /events` (spec §9.4): the filters checked, one query built from them, the page read in index
+ * order, the links echoing the filters.
+ */
+@Injectable()
+export class EventListService {
+  private readonly lists: ListsConfig;
+  private readonly events: EventsConfig;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly items: ItemsService,
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+    private readonly reads: EventReadsService,
+    private readonly payloads: EventPayloadsService,
+    config: ConfigService,
+  ) {
+    this.lists = config.getOrThrow<ListsConfig>('lists');
+    this.events = config.getOrThrow<EventsConfig>('events');
+  }
+
+  async list(query: ListEventsQueryDto, ctx: RequestContext) {
+    await this.items.publishDueItems();
+    const { user } = ctx;
+    const now = new Date();
+    const problems = ParamProblems.from(query);
+    const siteZone = this.items.site.siteTimezone;
+
+    const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
+    const statuses = expandStatusFilter(statusWords);
+    if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish')))
+      problems.add('status', 'status');
+
+    const strict = query.strict_dates ?? false;
+    const dates: Partial<Record<DateFilterName, string>> = {};
+    for (const [name] of DATE_FILTERS) {
+      const raw = query[name];
+      if (raw === undefined) continue;
+      const parsed = parseDateInput(raw, siteZone, now);
+      if (!parsed) problems.add(name, 'date');
+      else dates[name] = strict ? parsed.wall : name === 'start_date' ? wholeDayStart(parsed.wall) : wholeDayEnd(parsed.wall);
+    }
+    const usesInclude = query.include !== undefined;
+    const anyRelative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some(
+      (name) => query[name as DateFilterName] !== undefined,
+    );
+    if (!usesInclude && !anyRelative) {
+      const window = defaultListWindow(siteZone, now);
+      dates.start_date ??= window.start;
+      dates.end_date ??= window.end;
+    }
+
+    const allCategories = query.categories ? await this.dataSource.getRepository(this.categories.definition.entity).find() : [];
+    const allTags = query.tags ? await this.dataSource.getRepository(this.tags.definition.entity).find() : [];
+    const categoryIds = query.categories ? this.categories.resolveRefs(query.categories, allCategories, 'categories', problems) : undefined;
+    const tagIds = query.tags ? this.tags.resolveRefs(query.tags, allTags, 'tags', problems) : undefined;
+    if (query.venue && !(await this.allLinkable(VenueEntity, query.venue))) problems.add('venue', 'unknown_venue');
+    if (query.organizer && !(await this.allLinkable(OrganizerEntity, query.organizer))) problems.add('organizer', 'unknown_organizer');
+    const hasLat = query.geoloc_lat !== undefined && query.geoloc_lat !== null;
+    const hasLng = query.geoloc_lng !== undefined && query.geoloc_lng !== null;
+    if (hasLat !== hasLng) problems.add(hasLat ? 'geoloc_lng' : 'geoloc_lat', 'geoloc_pair');
+    if (query.post_parent !== undefined && !(await this.reads.isLiveEvent(query.post_parent))) problems.add('post_parent', 'unknown_event');
+    problems.throwIfAny(LIST_ORDER);
+
+    const builder = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
+    builder.where('e.hide_from_listings = :hidden', { hidden: false });
+    builder.andWhere(visibleCondition('e', user, statuses as ItemStatus[]).sql);
+    if (!usesInclude) {
+      DATE_FILTERS.forEach(([name, column, operator]) => {
+        const value = dates[name];
+        if (value !== undefined) builder.andWhere(`e.${column} ${operator} :${name}`, { [name]: wallToDate(value) });
+      });
+      // Redundant for the result, but it bounds the index range the count and the page scan: an event
+      // ends after it starts, so its start wall time is at most a zone-offset change (well under two
+      // days) later than its end wall time.
+      const endCeiling = [dates.end_date, dates.ends_before].filter((value): value is string => value !== undefined).sort()[0];
+      if (endCeiling !== undefined)
+        builder.andWhere('e.start_local < :start_ceiling', {
+          start_ceiling: new Date(wallToDate(endCeiling).getTime() + START_CEILING_MARGIN_MS),
+        });
+    } else {
+      builder.andWhere('e.id IN (:...include)', { include: query.include });
+    }
+    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
+    if (categoryIds) this.whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
+    if (tagIds) this.whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
+    if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });
+    if (query.organizer) {
+      builder.andWhere('EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizers))', {
+        organizers: query.organizer,
+      });
+    }
+    if (query.featured !== undefined) builder.andWhere('e.featured = :featured', { featured: query.featured });
+    if (query.geoloc !== undefined) {
+      const located =
+        'EXISTS (SELECT 1 FROM venues gv WHERE gv.id = e.venue_id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL AND NOT (gv.geo_lat = 0 AND gv.geo_lng = 0))';
+      builder.andWhere(query.geoloc ? located : `NOT ${located}`);
+    }
+    if (hasLat && hasLng) {
+      const nearby = await this.venuesNear(query.geoloc_lat as number, query.geoloc_lng as number);
+      builder.andWhere(nearby.length > 0 ? 'e.venue_id IN (:...nearby)' : '1 = 0', { nearby });
+    }
+    if (query.post_parent !== undefined) builder.andWhere('e.parent_id = :parent', { parent: query.post_parent });
+
+    const paging = resolvePaging(query, this.lists);
+    const total = await builder.getCount();
+    // The page is found as ids first: a query the listing index covers, read in index order from the
+    // window's start (MariaDB would otherwise walk the index from the calendar's first event when it
+    // must fetch whole rows), then those rows by primary key.
+    const pageIds = await builder
+      .select('e.id', 'id')
+      .orderBy(usesInclude ? 'e.date_utc' : 'e.start_local', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .offset(paging.offset)
+      .limit(paging.perPage)
+      .getRawMany<{ id: number | string }>()
+      .then((found) => found.map((row) => Number(row.id)));
+    const byId = new Map(
+      (pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [
+        event.id,
+        event,
+      ]),
+    );
+    const rows = pageIds.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
+    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound('event'));
+    const pages = totalPages(total, paging.perPage);
+    const payloads = await this.payloads.of(rows, ctx, query.password, false);
+    const echo: Array<[string, LinkValue]> = [
+      ['start_date', usesInclude ? undefined : dates.start_date],
+      ['end_date', usesInclude ? undefined : dates.end_date],
+      ['search', query.search],
+      ['status', statusWords],
+      ['post_parent', query.post_parent],
+      ['include', query.include],
+      ['starts_before', usesInclude ? undefined : dates.starts_before],
+      ['starts_after', usesInclude ? undefined : dates.starts_after],
+      ['ends_before', usesInclude ? undefined : dates.ends_before],
+      ['ends_after', usesInclude ? undefined : dates.ends_after],
+      ['ticketed', query.ticketed],
+      ['venue', query.venue],
+      ['organizer', query.organizer],
+      ['featured', query.featured],
+      ['categories', query.categories],
+      ['tags', query.tags],
+      ['strict_dates', query.strict_dates],
+      ['geoloc', query.geoloc],
+      ['geoloc_lat', query.geoloc_lat],
+      ['geoloc_lng', query.geoloc_lng],
+    ];
+    const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
+    return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };
+  }
+
+  private whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {
+    const { include, exclude } = eventSearchTerms(search);
+    if (include.length === 0 && exclude.length === 0) return;
+    const contains = (name: string) =>
+      `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
+    const pattern = containsPattern;
+    include.forEach((term, index) => builder.andWhere(contains(`inc${index}`), { [`inc${index}`]: pattern(term) }));
+    exclude.forEach((term, index) => builder.andWhere(`NOT ${contains(`exc${index}`)}`, { [`exc${index}`]: pattern(term) }));
+    builder.andWhere(`(e.password IS NULL OR e.password = '' OR ${mayWriteCondition('e', user).sql})`);
+  }
+
+  private whereTerms(builder: SelectQueryBuilder<EventEntity>, table: string, column: string, ids: number[], name: string): void {
+    builder.andWhere(
+      new Brackets((inner) => {
+        inner.where(
+          ids.length > 0
+            ? `EXISTS (SELECT 1 FROM ${table} ${name} WHERE ${name}.event_id = e.id AND ${name}.${column} IN (:...${name}Ids))`
+            : '1 = 0',
+          {
+            [`${name}Ids`]: ids,
+          },
+        );
+      }),
+    );
+  }
+
+  /** Venues within `GEOFENCE_RADIUS_KM` of a point (great-circle distance). */
+  private async venuesNear(lat: number, lng: number): Promise<number[]> {
+    const venues = await this.dataSource
+      .getRepository(VenueEntity)
+      .createQueryBuilder('v')
+      .select(['v.id', 'v.geoLat', 'v.geoLng'])
+      .where("v.status <> 'trash' AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL")
+      .getMany();
+    const radians = (degrees: number) => (degrees * Math.PI) / 180;
+    return venues
+      .filter((venue) => hasCoordinates(venue))
+      .filter((venue) => {
+        const dLat = radians((venue.geoLat as number) - lat);
+        const dLng = radians((venue.geoLng as number) - lng);
+        const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(lat)) * Math.cos(radians(venue.geoLat as number)) * Math.sin(dLng / 2) ** 2;
+        return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a))) <= this.events.geofenceRadiusKm;
+      })
+      .map((venue) => venue.id);
+  }
+
+  private async allLinkable(entity: typeof VenueEntity | typeof OrganizerEntity, ids: number[]): Promise<boolean> {
+    const found = await this.dataSource
+      .getRepository(entity)
+      .createQueryBuilder('i')
+      .where('i.id IN (:...ids)', { ids })
+      .andWhere("i.status <> 'trash'")
+      .getCount();
+    return found === ids.length;
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import type { CostConfig, EventsConfig } from '../config/app-config.js';
+import { canWriteItem } from '../common/auth/permissions.js';
+import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { CategoriesService } from '../categories/categories.service.js';
+import { ImagesService } from '../images/images.service.js';
+import { ItemsService } from '../items/items.service.js';
+import { passwordUnlocks, redact } from '../items/protection.js';
+import { OrganizerEntity } from '../organizers/organizer.entity.js';
+import { OrganizersService } from '../organizers/organizers.service.js';
+import { TagsService } from '../tags/tags.service.js';
+import { VenueEntity } from '../venues/venue.entity.js';
+import { VenuesService } from '../venues/venues.service.js';
+import { EventOrganizerEntity } from './event-organizer.entity.js';
+import { EventEntity } from './event.entity.js';
+import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+
+/** The event objects of answers (spec §6.2): each event with its venue, organizers, terms and images. */
+@Injectable()
+export class EventPayloadsService {
+  private readonly settings: Omit<EventMapperSettings, 'api'>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly images: ImagesService,
+    private readonly venues: VenuesService,
+    private readonly organizers: OrganizersService,
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+    items: ItemsService,
+    config: ConfigService,
+  ) {
+    this.settings = {
+      site: items.site,
+      cost: config.getOrThrow<CostConfig>('cost'),
+      customFields: config.getOrThrow<EventsConfig>('events').customFields,
+    };
+  }
+
+  /** Whether a password hides the event from this reader (spec §5.6). */
+  isLocked(event: EventEntity, user: AuthUser | null, password: string | undefined): boolean {
+    return event.password !== null && event.password !== '' && !canWriteItem(user, event) && !passwordUnlocks(event.password, password);
+  }
+
+  /** Payloads of events with everything they embed, loaded in a fixed number of queries. */
+  async of(
+    events: EventEntity[],
+    ctx: RequestContext,
+    password: string | undefined,
+    single: boolean,
+    manager?: EntityManager,
+  ): Promise<Record<string, unknown>[]> {
+    if (events.length === 0) return [];
+    const runner = manager ?? this.dataSource.manager;
+    const ids = events.map((event) => event.id);
+    const venueIds = [...new Set(events.map((event) => event.venueId).filter((id): id is number => id !== null))];
+    const links = await runner.find(EventOrganizerEntity, { where: { eventId: In(ids) }, order: { position: 'ASC' } });
+    const organizerIds = [...new Set(links.map((link) => link.organizerId))];
+    const [venues, organizers, categories, tags] = await Promise.all([
+      venueIds.length ? runner.findBy(VenueEntity, { id: In(venueIds) }) : [],
+      organizerIds.length ? runner.findBy(OrganizerEntity, { id: In(organizerIds) }) : [],
+      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager),
+      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager),
+    ]);
+    const images = await this.images.payloads(
+      [
+        ...events.map((event) => event.imageId),
+        ...venues.map((venue) => venue.imageId),
+        ...organizers.map((organizer) => organizer.imageId),
+      ],
+      runner,
+    );
+    const venueById = new Map(venues.map((venue) => [venue.id, venue]));
+    const organizerById = new Map(organizers.map((organizer) => [organizer.id, organizer]));
+    const settings = { ...this.settings, api: ctx.api };
+    return events.map((event) => {
+      const locked = this.isLocked(event, ctx.user, password);
+      const venue = event.venueId !== null ? venueById.get(event.venueId) : undefined;
+      const venuePayload = venue ? this.venues.view(venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
+      const organizerPayloads = links
+        .filter((link) => link.eventId === event.id)
+        .map((link) => organizerById.get(link.organizerId))
+        .filter((organizer): organizer is OrganizerEntity => organizer !== undefined)
+        .map((organizer) => this.organizers.view(organizer, images.get(organizer.imageId ?? -1), ctx.user, password, single));
+      const relations: EventRelations = {
+        image: event.imageId !== null ? images.get(event.imageId) : undefined,
+        venue: venuePayload,
+        venueJsonLd: (venuePayload?.json_ld as Record<string, unknown> | undefined) ?? null,
+        organizers: organizerPayloads,
+        firstOrganizerJsonLd: (organizerPayloads[0]?.json_ld as Record<string, unknown> | undefined) ?? null,
+        categories: categories.get(event.id) ?? [],
+        tags: tags.get(event.id) ?? [],
+      };
+      const payload = toEventPayload(event, relations, settings, single && !locked);
+      return locked ? redact(payload, EVENT_REDACTIONS) : payload;
+    });
+  }
+}

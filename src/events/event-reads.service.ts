@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { canReadItem } from '../common/auth/permissions.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode, ItemErrorCode } from '../common/errors/error-codes.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { ItemsService } from '../items/items.service.js';
+import type { ItemRef } from '../items/linked-items.service.js';
+import { EventPayloadsService } from './event-payloads.service.js';
+import { EventEntity } from './event.entity.js';
+
+/** Single events by id or slug (spec §10.1), and the lookups the writes share. */
+@Injectable()
+export class EventReadsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly items: ItemsService,
+    private readonly payloads: EventPayloadsService,
+  ) {}
+
+  async findOne(ref: ItemRef, ctx: RequestContext, password: string | undefined) {
+    await this.items.publishDueItems();
+    const event = await this.requireEvent(ref);
+    ctx.subject = event;
+    if (event.status === 'trash') throw new ApiError(403, ErrorCode.EventNoLongerAvailable);
+    if (!canReadItem(ctx.user, event)) throw new ApiError(403, ItemErrorCode.notAccessible('event'));
+    if (this.payloads.isLocked(event, ctx.user, password)) throw new ApiError(403, ErrorCode.EventPasswordProtected);
+    const [payload] = await this.payloads.of([event], ctx, password, true);
+    return payload;
+  }
+
+  /**
+   * The event of a path id or slug. By slug: unknown → 400 (slug). By id: unknown → 404, another
+   * kind of item → 400 `rest-invalid-event-id` (spec §3.2, §10.1).
+   */
+  async requireEvent(ref: ItemRef): Promise<EventEntity> {
+    const repository = this.dataSource.getRepository(EventEntity);
+    if ('slug' in ref) {
+      const event = await repository.findOneBy({ slug: ref.slug });
+      if (!event) throw ApiError.invalidParam('slug', 'unknown_event_slug');
+      return event;
+    }
+    const kind = await this.items.kindOf(ref.id);
+    if (kind === null) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
+    if (kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });
+    const event = await repository.findOneBy({ id: ref.id });
+    if (!event) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
+    return event;
+  }
+
+  /** Whether `id` is an event that is not in the trash. */
+  async isLiveEvent(id: number): Promise<boolean> {
+    const event = Number.isSafeInteger(id) && id > 0 ? await this.dataSource.getRepository(EventEntity).findOneBy({ id }) : null;
+    return event !== null && event.status !== 'trash';
+  }
+}

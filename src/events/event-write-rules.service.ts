@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EntityManager } from 'typeorm';
+import type { CostConfig, EventsConfig } from '../config/app-config.js';
+import type { ParamProblems } from '../common/errors/api-error.js';
+import type { AuthUser } from '../common/http/request-context.js';
+import { stripTags } from '../common/text/html.js';
+import { CategoriesService } from '../categories/categories.service.js';
+import { ItemsService } from '../items/items.service.js';
+import { ItemWritesService } from '../items/item-writes.service.js';
+import { CreateOrganizerDto } from '../organizers/dto/create-organizer.dto.js';
+import { OrganizersService } from '../organizers/organizers.service.js';
+import { TagsService } from '../tags/tags.service.js';
+import { CreateVenueDto } from '../venues/dto/create-venue.dto.js';
+import { VenuesService } from '../venues/venues.service.js';
+import type { LinkInput } from './dto/relation-inputs.js';
+import type { UpdateEventDto } from './dto/update-event.dto.js';
+import { detectCurrency } from './event-cost.js';
+import { resolveEventDates } from './event-dates.js';
+import { EventReadsService } from './event-reads.service.js';
+import type { EventEntity } from './event.entity.js';
+
+export const WRITE_ORDER = [
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'status',
+  'author',
+  'date',
+  'date_utc',
+  'timezone',
+  'all_day',
+  'start_date',
+  'end_date',
+  'image',
+  'cost',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'post_parent',
+  'post_password',
+  'custom_fields',
+];
+/** Planned links of an event write, resolved inside its transaction. */
+export interface LinkPlan {
+  venue?: (manager: EntityManager, user: AuthUser) => Promise<number | null>;
+  organizers?: Array<(manager: EntityManager, user: AuthUser) => Promise<number>>;
+}
+
+/** The event's own write rules: what a write may say (checked before permissions) and how it lands on the record. */
+@Injectable()
+export class EventWriteRulesService {
+  private readonly cost: CostConfig;
+  private readonly events: EventsConfig;
+
+  constructor(
+    private readonly items: ItemsService,
+    private readonly itemWrites: ItemWritesService,
+    private readonly venues: VenuesService,
+    private readonly organizers: OrganizersService,
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+    private readonly reads: EventReadsService,
+    config: ConfigService,
+  ) {
+    this.cost = config.getOrThrow<CostConfig>('cost');
+    this.events = config.getOrThrow<EventsConfig>('events');
+  }
+
+  /** Every check of an event write that needs no permission: dates, author, image, links, terms, fields. */
+  async validate(input: UpdateEventDto, current: EventEntity | null, user: AuthUser | null, now: Date, problems: ParamProblems) {
+    const dateUtc = await this.itemWrites.check(input, problems, now, user);
+    const touchesDates = [input.timezone, input.all_day, input.start_date, input.end_date].some((value) => value !== undefined);
+    const dates =
+      current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
+    if (input.categories) await this.categories.checkEventRefs(input.categories, 'categories', problems);
+    if (input.tags) await this.tags.checkEventRefs(input.tags, 'tags', problems);
+    const plan: LinkPlan = {};
+    if (input.venue !== undefined) {
+      const link = input.venue === null ? null : await this.planLink(input.venue, 'venue', user, now);
+      if (link === undefined) problems.add('venue', 'unknown_venue');
+      else plan.venue = link === null ? async () => null : link;
+    }
+    if (input.organizer !== undefined) {
+      const planned = await Promise.all(input.organizer.map((element) => this.planLink(element, 'organizer', user, now)));
+      if (planned.some((link) => link === undefined || link === null)) problems.add('organizer', 'unknown_organizer');
+      else plan.organizers = planned as Array<(manager: EntityManager, author: AuthUser) => Promise<number>>;
+    }
+    if (input.post_parent !== undefined && input.post_parent !== null) {
+      if ((current && input.post_parent === current.id) || !(await this.reads.isLiveEvent(input.post_parent)))
+        problems.add('post_parent', 'unknown_event');
+    }
+    if (input.custom_fields) {
+      const defined = new Set(this.events.customFields.map((field) => field.key));
+      const unknown = Object.keys(input.custom_fields).find((key) => !defined.has(key));
+      if (unknown !== undefined) problems.add('custom_fields', 'custom_field', { value: unknown });
+    }
+    return { dateUtc, dates, plan };
+  }
+
+  /** An id link to check now, or an inline venue/organizer to reuse or create in the transaction. */
+  private async planLink(link: LinkInput, kind: 'venue' | 'organizer', user: AuthUser | null, now: Date) {
+    const service = kind === 'venue' ? this.venues : this.organizers;
+    if (link.kind === 'id') return (await service.isLinkable(link.id)) ? async () => link.id : undefined;
+    const inline = kind === 'venue' ? { ...link.data, stateprovince: link.data.stateprovince ?? link.data.stateProvince } : link.data;
+    const create =
+      kind === 'venue'
+        ? await this.venues.prepareInline(inline, CreateVenueDto, user, now)
+        : await this.organizers.prepareInline(inline, CreateOrganizerDto, user, now);
+    return create ?? undefined;
+  }
+
+  async fill(
+    event: EventEntity,
+    input: UpdateEventDto,
+    user: AuthUser,
+    manager: EntityManager,
+    context: {
+      now: Date;
+      dateUtc: string | undefined;
+      dates: ReturnType<typeof resolveEventDates>;
+      plan: LinkPlan;
+      isCreate: boolean;
+      previous?: EventEntity;
+    },
+  ): Promise<void> {
+    if (input.title !== undefined) event.title = stripTags(input.title);
+    await this.itemWrites.fillContent(event, input, user, manager, context.isCreate);
+    if (context.dates) Object.assign(event, context.dates);
+    if (input.cost !== undefined) {
+      event.cost = input.cost.length > 0 ? input.cost : null;
+      const currency = detectCurrency(input.cost, this.cost.decimalSeparator);
+      event.costSymbol = currency.symbol;
+      event.costPosition = currency.position;
+    }
+    if (input.website !== undefined) event.website = input.website === '' ? null : input.website;
+    for (const [field, property] of [
+      ['show_map', 'showMap'],
+      ['show_map_link', 'showMapLink'],
+      ['hide_from_listings', 'hideFromListings'],
+      ['sticky', 'sticky'],
+      ['featured', 'featured'],
+    ] as const) {
+      if (input[field] !== undefined) event[property] = input[field] as boolean;
+    }
+    if (input.post_parent !== undefined) event.parentId = input.post_parent;
+    if (input.custom_fields !== undefined) {
+      const values = { ...(event.customFields ?? {}) };
+      for (const [key, value] of Object.entries(input.custom_fields)) {
+        if (value === null) delete values[key];
+        else values[key] = value;
+      }
+      event.customFields = Object.keys(values).length > 0 ? values : null;
+    }
+    if (context.plan.venue) event.venueId = await context.plan.venue(manager, user);
+
+    await this.itemWrites.fillPublication(event, input, event.title, user, manager, {
+      table: 'events',
+      dateUtc: context.dateUtc,
+      now: context.now,
+      isCreate: context.isCreate,
+      previous: context.previous,
+    });
+  }
+}

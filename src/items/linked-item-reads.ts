@@ -1,0 +1,154 @@
+import type { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { ListsConfig } from '../config/app-config.js';
+import type { ItemStatus } from '../common/auth/item-status.js';
+import { canReadItem, canWriteItem, mayFilterByStatus } from '../common/auth/permissions.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
+import { ApiError, ParamProblems } from '../common/errors/api-error.js';
+import { ItemErrorCode } from '../common/errors/error-codes.js';
+import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
+import { wallToDate } from '../common/sql/columns.js';
+import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
+import { itemSearchWords } from '../common/text/search-terms.js';
+import type { ImagePayload, ImagesService } from '../images/images.service.js';
+import type { ItemWriteFields } from './dto/item-fields.js';
+import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
+import type { ItemEvents } from './item-events.js';
+import type { ItemsService } from './items.service.js';
+import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
+import { passwordUnlocks, redact } from './protection.js';
+import { expandStatusFilter } from './status-rules.js';
+import { mayWriteCondition, visibleCondition } from './visibility.js';
+
+const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status', 'password'];
+
+/**
+ * Reads of venues and organizers: the list and its filters (spec §9.5), single items, and the
+ * object a reader sees (redacted when protected, spec §5.6).
+ */
+export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
+  constructor(
+    protected readonly definition: LinkedKindDefinition<E, D>,
+    protected readonly dataSource: DataSource,
+    protected readonly items: ItemsService,
+    protected readonly images: ImagesService,
+    protected readonly events: ItemEvents,
+    private readonly lists: ListsConfig,
+  ) {}
+
+  async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
+    await this.items.publishDueItems();
+    const { user } = ctx;
+    const problems = ParamProblems.from(query);
+    const statusWords = query.status ?? [mayFilterByStatus(user) ? 'any' : 'publish'];
+    const statuses = expandStatusFilter(statusWords);
+    if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish'))) {
+      problems.add('status', 'status');
+    }
+    if (query.event !== undefined && !(await this.events.exists(query.event))) problems.add('event', 'unknown_event');
+    problems.throwIfAny(LIST_LINK_ORDER);
+
+    const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
+    builder.where(visibleCondition('i', user, statuses as ItemStatus[]).sql);
+    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
+    if (query.event !== undefined) builder.andWhere(this.events.linkedEventsExist(this.definition.kind, `e.id = ${Number(query.event)}`));
+    if (query.has_events !== undefined) {
+      const linked = this.events.linkedEventsExist(this.definition.kind, "e.status IN ('publish', 'future', 'private')");
+      builder.andWhere(query.has_events ? linked : `NOT ${linked}`);
+    }
+    if (query.only_with_upcoming) this.whereUpcoming(builder, user);
+
+    const paging = resolvePaging(query, this.lists);
+    const total = await builder.getCount();
+    const rows = await builder.orderBy('i.date_utc', 'DESC').addOrderBy('i.id', 'DESC').skip(paging.offset).take(paging.perPage).getMany();
+    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
+    const pages = totalPages(total, paging.perPage);
+    const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
+    const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
+      ['event', query.event],
+      ['has_events', query.has_events],
+      ['status', statusWords],
+      ['search', query.search],
+      ['only_with_upcoming', query.only_with_upcoming],
+    ]);
+    return {
+      headers: { total, totalPages: pages },
+      body: {
+        [this.definition.resource]: rows.map((row) => this.view(row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
+        ...links,
+        total,
+        total_pages: pages,
+      },
+    };
+  }
+  async findOne(ref: ItemRef, ctx: RequestContext, password: string | undefined) {
+    await this.items.publishDueItems();
+    const item = await this.requireItem(ref);
+    ctx.subject = item;
+    if (!canReadItem(ctx.user, item)) throw new ApiError(403, ItemErrorCode.notAccessible(this.definition.kind));
+    const images = await this.images.payloads([item.imageId]);
+    return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
+  }
+  /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
+  async requireItem(ref: ItemRef): Promise<E> {
+    const repository = this.dataSource.getRepository(this.definition.entity);
+    const found =
+      'id' in ref
+        ? Number.isSafeInteger(ref.id)
+          ? await repository.findOneBy({ id: ref.id } as never)
+          : null
+        : await repository.findOneBy({ slug: ref.slug } as never);
+    if (!found) {
+      throw 'id' in ref
+        ? ApiError.invalidParam('id', `unknown_${this.definition.kind}`)
+        : ApiError.invalidParam('slug', `unknown_${this.definition.kind}_slug`);
+    }
+    return found;
+  }
+  /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
+  view(
+    item: E,
+    image: ImagePayload | undefined,
+    user: AuthUser | null,
+    password: string | undefined,
+    single: boolean,
+  ): Record<string, unknown> {
+    const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
+    const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
+    return locked ? redact(payload) : payload;
+  }
+  protected async payloadOf(item: E, withJsonLd: boolean): Promise<Record<string, unknown>> {
+    const images = await this.images.payloads([item.imageId]);
+    return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+  }
+  private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {
+    const words = itemSearchWords(search).map((word) => word.toLowerCase());
+    if (words.length === 0) return;
+    const params: Record<string, string> = {};
+    words.forEach((word, index) => (params[`word${index}`] = containsPattern(word)));
+    const perColumn = this.definition.searchColumns.map(
+      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`,
+    );
+    builder.andWhere(`(${perColumn.join(' OR ')})`, params);
+    const mayWrite = mayWriteCondition('i', user);
+    builder.andWhere(`(i.password IS NULL OR i.password = '' OR ${mayWrite.sql})`);
+  }
+  /** Linked to an event starting now or later that the requester would see in `GET /events`. */
+  private whereUpcoming(builder: SelectQueryBuilder<E>, user: AuthUser | null): void {
+    const visible = visibleCondition(
+      'e',
+      user,
+      mayFilterByStatus(user) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'],
+    );
+    builder.andWhere(
+      this.events.linkedEventsExist(
+        this.definition.kind,
+        `e.start_utc >= :upcomingNow AND e.hide_from_listings = :notHidden AND ${visible.sql}`,
+      ),
+      {
+        upcomingNow: wallToDate(nowUtcWall()),
+        notHidden: false,
+      },
+    );
+  }
+}

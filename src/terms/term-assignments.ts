@@ -1,0 +1,167 @@
+import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { ParamProblems } from '../common/errors/api-error.js';
+import { forUpdate } from '../common/sql/for-update.js';
+import { freeSlug } from '../common/sql/free-slug.js';
+import { stripTags } from '../common/text/html.js';
+import { sanitizeSlug } from '../common/text/slug.js';
+import type { DataVersionService } from '../cache/data-version.service.js';
+import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
+import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
+import { compareText, termView, type AnyTerm } from './term-tree.js';
+
+export interface TaxonomyDefinition extends TaxonomyShape {
+  taxonomy: Taxonomy;
+  entity: new () => AnyTerm;
+  /** Link table between events and terms of this taxonomy, and its term column. */
+  joinTable: string;
+  joinColumn: string;
+  /** `params` message key for a term that does not exist (`Unknown category: %s.`). */
+  unknownKey: string;
+  /** `{public_url}/...` page of a term, given the slugs from the root ancestor down to the term. */
+  pageUrl: (publicUrl: string, slugChain: string[]) => string;
+}
+
+/**
+ * The terms of events: which terms an event has, terms named in an event write (by id, slug or
+ * name, created when new) and term filters of the event list. Events use it through their
+ * taxonomy services; it knows the link tables by name only.
+ */
+export class TermAssignments {
+  /** All terms with their stored counts, read once per data version (taxonomies are small). */
+  protected readonly allTerms: () => Promise<AnyTerm[]>;
+
+  constructor(
+    readonly definition: TaxonomyDefinition,
+    protected readonly dataSource: DataSource,
+    protected readonly publicUrl: string,
+    protected readonly version: DataVersionService,
+  ) {
+    this.allTerms = version.memo(() => this.repository.find());
+  }
+
+  protected get tableName(): string {
+    return this.dataSource.getMetadata(this.definition.entity).tableName;
+  }
+
+  protected get repository(): Repository<AnyTerm> {
+    return this.dataSource.getRepository(this.definition.entity);
+  }
+
+  /** Embedded term objects of events, keyed by event id, sorted by name then id (spec §8.2). */
+  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, Record<string, unknown>[]>> {
+    const result = new Map<number, Record<string, unknown>[]>();
+    if (eventIds.length === 0) return result;
+    const runner = manager ?? this.dataSource.manager;
+    const links = await runner
+      .createQueryBuilder()
+      .select('l.event_id', 'eventId')
+      .addSelect(`l.${this.definition.joinColumn}`, 'termId')
+      .from(this.definition.joinTable, 'l')
+      .where('l.event_id IN (:...eventIds)', { eventIds })
+      .getRawMany<{ eventId: number; termId: number }>();
+    if (links.length === 0) return result;
+    const terms = manager ? await manager.getRepository(this.definition.entity).find() : await this.allTerms();
+    const byId = new Map(terms.map((term) => [term.id, term]));
+    for (const link of links) {
+      const term = byId.get(Number(link.termId));
+      if (!term) continue;
+      const list = result.get(Number(link.eventId)) ?? [];
+      list.push(toEventTermPayload(this.definition, api, termView(this.definition, this.publicUrl, term, byId)));
+      result.set(Number(link.eventId), list);
+    }
+    for (const list of result.values()) {
+      list.sort((a, b) => compareText(String(a.name), String(b.name)) || Number(a.id) - Number(b.id));
+    }
+    return result;
+  }
+  /** Event writes name terms by id or by name/slug; unknown ids are refused (spec §11.4). */
+  async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
+    const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
+    if (ids.length === 0) return;
+    const found = new Set((await this.repository.findBy({ id: In(ids) } as never)).map((term) => term.id));
+    const unknown = ids.find((id) => !found.has(id));
+    if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
+  }
+  /** Term ids for an event write: ids as given, names matched by slug or name, new terms created. */
+  async resolveEventRefs(manager: EntityManager, refs: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const ref of refs) {
+      let id: number | undefined;
+      if (/^\d+$/.test(ref)) id = Number(ref);
+      else {
+        const existing = await manager
+          .getRepository(this.definition.entity)
+          .createQueryBuilder('t')
+          .where('t.slug = :slug OR LOWER(t.name) = LOWER(:name)', { slug: sanitizeSlug(ref), name: stripTags(ref) })
+          .orderBy('t.id', 'ASC')
+          .getOne();
+        id = existing?.id ?? (await this.insertTerm(manager, stripTags(ref)));
+      }
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+  /**
+   * Locks terms an event write is about to link (MySQL/MariaDB). The link's foreign key would
+   * otherwise take a shared lock on each term, and two writers holding one would both wait to raise
+   * it when they move the term's count: a deadlock. Taken in id order, like the count updates.
+   */
+  async lockForLinking(manager: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await forUpdate(
+      manager
+        .getRepository(this.definition.entity)
+        .createQueryBuilder('t')
+        .select('t.id')
+        .where('t.id IN (:...ids)', { ids })
+        .orderBy('t.id'),
+    ).getRawMany();
+  }
+  protected async insertTerm(manager: EntityManager, name: string): Promise<number> {
+    const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
+    const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
+    await manager.insert(
+      this.definition.entity,
+      manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }),
+    );
+    return id;
+  }
+  /** Ids of the given terms and, for hierarchies, of all their descendants (list filters, spec §9.4). */
+  async withDescendants(ids: number[]): Promise<number[]> {
+    if (!this.definition.hierarchical) return ids;
+    const terms = await this.repository.find();
+    const result = new Set(ids);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const term of terms) {
+        if (!result.has(term.id) && result.has(term.parentId ?? 0)) {
+          result.add(term.id);
+          grew = true;
+        }
+      }
+    }
+    return [...result];
+  }
+  /** Ids or slugs (all-digit items are ids) of this taxonomy; unknown ones are reported under `param`. */
+  resolveRefs(refs: string[], terms: AnyTerm[], param: string, problems: ParamProblems): number[] {
+    const ids: number[] = [];
+    for (const ref of refs) {
+      const term = /^\d+$/.test(ref)
+        ? terms.find((candidate) => candidate.id === Number(ref))
+        : terms.find((candidate) => candidate.slug === ref);
+      if (term) ids.push(term.id);
+      else problems.add(param, this.definition.unknownKey, { value: ref });
+    }
+    return ids;
+  }
+  protected async termIdsOfEvent(eventId: number): Promise<number[]> {
+    const rows = await this.dataSource
+      .createQueryBuilder()
+      .select(`l.${this.definition.joinColumn}`, 'termId')
+      .from(this.definition.joinTable, 'l')
+      .where('l.event_id = :eventId', { eventId })
+      .getRawMany<{ termId: number }>();
+    return rows.map((row) => Number(row.termId));
+  }
+}
