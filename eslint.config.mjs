@@ -1,5 +1,6 @@
 // Lint rules of the project: typescript-eslint (recommended + type-aware), import hygiene, and the
-// module boundaries of docs/ARCHITECTURE.md (which folder may import which, no import circles).
+// module boundaries of docs/ARCHITECTURE.md (which folder may import which). Import circles, and the
+// same boundaries on the resolved files, are checked by dependency-cruiser (.dependency-cruiser.cjs).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
