@@ -1,3 +1,4 @@
+import { TermDeps } from '../terms/term-deps.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesController } from './categories.controller.js';
@@ -7,7 +8,7 @@ import { CategoryEntity } from './category.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([CategoryEntity])],
   controllers: [CategoriesController],
-  providers: [CategoriesService],
+  providers: [CategoriesService, TermDeps],
   exports: [CategoriesService],
 })
 export class CategoriesModule {}

@@ -87,7 +87,7 @@ export class EventWriteRulesService {
     if (input.venue !== undefined) {
       const link = input.venue === null ? null : await this.planLink(input.venue, 'venue', user, now);
       if (link === undefined) problems.add('venue', 'unknown_venue');
-      else plan.venue = link === null ? async () => null : link;
+      else plan.venue = link === null ? () => Promise.resolve(null) : link;
     }
     if (input.organizer !== undefined) {
       const planned = await Promise.all(input.organizer.map((element) => this.planLink(element, 'organizer', user, now)));
@@ -109,7 +109,7 @@ export class EventWriteRulesService {
   /** An id link to check now, or an inline venue/organizer to reuse or create in the transaction. */
   private async planLink(link: LinkInput, kind: 'venue' | 'organizer', user: AuthUser | null, now: Date) {
     const service = kind === 'venue' ? this.venues : this.organizers;
-    if (link.kind === 'id') return (await service.isLinkable(link.id)) ? async () => link.id : undefined;
+    if (link.kind === 'id') return (await service.isLinkable(link.id)) ? () => Promise.resolve(link.id) : undefined;
     const inline = kind === 'venue' ? { ...link.data, stateprovince: link.data.stateprovince ?? link.data.stateProvince } : link.data;
     const create =
       kind === 'venue'
@@ -149,7 +149,7 @@ export class EventWriteRulesService {
       ['sticky', 'sticky'],
       ['featured', 'featured'],
     ] as const) {
-      if (input[field] !== undefined) event[property] = input[field] as boolean;
+      if (input[field] !== undefined) event[property] = input[field];
     }
     if (input.post_parent !== undefined) event.parentId = input.post_parent;
     if (input.custom_fields !== undefined) {

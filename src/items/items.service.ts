@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -113,7 +113,7 @@ export class ItemsService {
       const result = await this.dataSource
         .createQueryBuilder()
         .update(table)
-        .set({ status: 'publish' } as ObjectLiteral)
+        .set({ status: 'publish' })
         .where("status = 'future' AND date_utc <= :due", { due })
         .execute();
       published += result.affected ?? 0;

@@ -15,6 +15,7 @@ import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
 import type { ItemEvents } from './item-events.js';
 import type { ItemsService } from './items.service.js';
+import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { passwordUnlocks, redact } from './protection.js';
 import { expandStatusFilter } from './status-rules.js';
@@ -27,14 +28,18 @@ const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'o
  * object a reader sees (redacted when protected, spec §5.6).
  */
 export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
+  protected readonly dataSource: DataSource;
+  protected readonly items: ItemsService;
+  protected readonly images: ImagesService;
+  protected readonly events: ItemEvents;
+  private readonly lists: ListsConfig;
+
   constructor(
     protected readonly definition: LinkedKindDefinition<E, D>,
-    protected readonly dataSource: DataSource,
-    protected readonly items: ItemsService,
-    protected readonly images: ImagesService,
-    protected readonly events: ItemEvents,
-    private readonly lists: ListsConfig,
-  ) {}
+    deps: LinkedItemDeps,
+  ) {
+    ({ dataSource: this.dataSource, items: this.items, images: this.images, events: this.events, lists: this.lists } = deps);
+  }
 
   async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
     await this.items.publishDueItems();

@@ -1,7 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { DataSource, EntityManager } from 'typeorm';
-import type { ListsConfig } from '../config/app-config.js';
+import type { EntityManager } from 'typeorm';
 import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -9,11 +8,9 @@ import { ItemErrorCode } from '../common/errors/error-codes.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
-import type { ImagesService } from '../images/images.service.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
-import type { ItemEvents } from './item-events.js';
 import type { ItemWritesService } from './item-writes.service.js';
-import type { ItemsService } from './items.service.js';
+import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { LinkedItemReads } from './linked-item-reads.js';
 
@@ -25,16 +22,11 @@ export type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-ki
  * {@link LinkedItemReads}; this class adds the writes.
  */
 export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields> extends LinkedItemReads<E, D> {
-  constructor(
-    definition: LinkedKindDefinition<E, D>,
-    dataSource: DataSource,
-    items: ItemsService,
-    private readonly writes: ItemWritesService,
-    images: ImagesService,
-    events: ItemEvents,
-    lists: ListsConfig,
-  ) {
-    super(definition, dataSource, items, images, events, lists);
+  private readonly writes: ItemWritesService;
+
+  constructor(definition: LinkedKindDefinition<E, D>, deps: LinkedItemDeps) {
+    super(definition, deps);
+    this.writes = deps.writes;
   }
 
   async create(input: D, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
@@ -139,16 +131,12 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     try {
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
-          await manager.update(
-            this.definition.entity,
-            { id: item.id } as never,
-            {
-              status: 'trash',
-              preTrashStatus: item.status,
-              slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
-              modifiedUtc: nowUtcWall(),
-            } as never,
-          );
+          await manager.update(this.definition.entity, { id: item.id }, {
+            status: 'trash',
+            preTrashStatus: item.status,
+            slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
+            modifiedUtc: nowUtcWall(),
+          } as never);
           await this.events.unlink(manager, this.definition.kind, item.id);
         }),
       );
@@ -172,7 +160,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   ): Promise<void> {
     entity.id = context.id;
     await this.writes.fillContent(entity, input, user, manager, context.isCreate);
-    entity.name = stripTags(String((input as Record<string, unknown>)[this.definition.nameField] ?? entity.name ?? ''));
+    const sentName = (input as Record<string, unknown>)[this.definition.nameField];
+    entity.name = stripTags(typeof sentName === 'string' ? sentName : (entity.name ?? ''));
     await this.writes.fillPublication(entity, input, entity.name, user, manager, { ...context, table: this.definition.table });
   }
 

@@ -1,12 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { ListsConfig } from '../config/app-config.js';
-import { ImagesService } from '../images/images.service.js';
-import { ItemsService } from '../items/items.service.js';
-import { ITEM_EVENTS, type ItemEvents } from '../items/item-events.js';
-import { ItemWritesService } from '../items/item-writes.service.js';
+import { Injectable } from '@nestjs/common';
+import { LinkedItemDeps } from '../items/linked-item-deps.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateOrganizerDto } from './dto/update-organizer.dto.js';
@@ -17,14 +10,7 @@ const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
 
 @Injectable()
 export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto> {
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    items: ItemsService,
-    writes: ItemWritesService,
-    images: ImagesService,
-    @Inject(ITEM_EVENTS) events: ItemEvents,
-    config: ConfigService,
-  ) {
+  constructor(deps: LinkedItemDeps) {
     super(
       {
         kind: 'organizer',
@@ -57,17 +43,11 @@ export class OrganizersService extends LinkedItemsService<OrganizerEntity, Updat
         applyFields: (organizer, input, _problems, isCreate) => {
           if (isCreate) for (const field of CONTACT_FIELDS) organizer[field] = '';
           for (const field of CONTACT_FIELDS)
-            if (input[field] !== undefined)
-              organizer[field] = field === 'email' ? (input[field] as string) : stripTags(input[field] as string);
+            if (input[field] !== undefined) organizer[field] = field === 'email' ? input[field] : stripTags(input[field]);
         },
         toPayload: toOrganizerPayload,
       },
-      dataSource,
-      items,
-      writes,
-      images,
-      events,
-      config.getOrThrow<ListsConfig>('lists'),
+      deps,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { TermDeps } from '../terms/term-deps.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TagsController } from './tags.controller.js';
@@ -7,7 +8,7 @@ import { TagEntity } from './tag.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([TagEntity])],
   controllers: [TagsController],
-  providers: [TagsService],
+  providers: [TagsService, TermDeps],
   exports: [TagsService],
 })
 export class TagsModule {}

@@ -1,21 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { HttpConfig, ListsConfig } from '../config/app-config.js';
-import { TERM_EVENTS, type TermEvents } from '../terms/term-events.js';
+import { Injectable } from '@nestjs/common';
+import { TermDeps } from '../terms/term-deps.js';
 import { TermsService } from '../terms/terms.service.js';
-import { DataVersionService } from '../cache/data-version.service.js';
 import { TagEntity } from './tag.entity.js';
 
 @Injectable()
 export class TagsService extends TermsService {
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    config: ConfigService,
-    version: DataVersionService,
-    @Inject(TERM_EVENTS) events: TermEvents,
-  ) {
+  constructor(deps: TermDeps) {
     super(
       {
         taxonomy: 'tag',
@@ -28,11 +18,7 @@ export class TagsService extends TermsService {
         unknownKey: 'unknown_tag',
         pageUrl: (publicUrl, slugs) => `${publicUrl}/tag/${slugs.at(-1)}/`,
       },
-      dataSource,
-      config.getOrThrow<ListsConfig>('lists'),
-      config.getOrThrow<HttpConfig>('http').publicUrl,
-      version,
-      events,
+      deps,
     );
   }
 }

@@ -78,7 +78,7 @@ export class TermAssignments {
   async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
     const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
     if (ids.length === 0) return;
-    const found = new Set((await this.repository.findBy({ id: In(ids) } as never)).map((term) => term.id));
+    const found = new Set((await this.repository.findBy({ id: In(ids) })).map((term) => term.id));
     const unknown = ids.find((id) => !found.has(id));
     if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
   }

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -10,9 +9,9 @@ import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js
 import { paramOrder } from '../common/validation/param.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { stripTags } from '../common/text/html.js';
-import type { DataVersionService } from '../cache/data-version.service.js';
 import type { TermWriteFields } from './dto/term-write.dto.js';
 import { TermAssignments, type TaxonomyDefinition } from './term-assignments.js';
+import type { TermDeps } from './term-deps.js';
 import type { TermEvents } from './term-events.js';
 import { TermIdEntity } from './term-id.entity.js';
 import { toTermPayload } from './term.mapper.js';
@@ -24,15 +23,13 @@ import { isSelfOrDescendant, sortTerms, termView, usedTermIds, type AnyTerm, typ
  * read of the terms, which carry their stored published-event counts (events/event-term-counts.ts).
  */
 export class TermsService extends TermAssignments {
-  constructor(
-    definition: TaxonomyDefinition,
-    dataSource: DataSource,
-    private readonly lists: ListsConfig,
-    publicUrl: string,
-    version: DataVersionService,
-    private readonly events: TermEvents,
-  ) {
-    super(definition, dataSource, publicUrl, version);
+  private readonly lists: ListsConfig;
+  private readonly events: TermEvents;
+
+  constructor(definition: TaxonomyDefinition, deps: TermDeps) {
+    super(definition, deps.dataSource, deps.publicUrl, deps.version);
+    this.lists = deps.lists;
+    this.events = deps.events;
   }
 
   async list(query: TermListQuery, queryClass: { prototype: object }, ctx: RequestContext) {
@@ -169,7 +166,7 @@ export class TermsService extends TermAssignments {
         .where(`${this.definition.joinColumn} = :id`, { id })
         .execute();
       if (this.definition.hierarchical) {
-        await manager.update(this.definition.entity, { parentId: id } as never, { parentId: term.parentId ?? 0 } as never);
+        await manager.update(this.definition.entity, { parentId: id }, { parentId: term.parentId ?? 0 });
       }
       await manager.delete(this.definition.entity, { id });
     });

@@ -1,12 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import type { ListsConfig } from '../config/app-config.js';
-import { ImagesService } from '../images/images.service.js';
-import { ItemsService } from '../items/items.service.js';
-import { ITEM_EVENTS, type ItemEvents } from '../items/item-events.js';
-import { ItemWritesService } from '../items/item-writes.service.js';
+import { Injectable } from '@nestjs/common';
+import { LinkedItemDeps } from '../items/linked-item-deps.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateVenueDto } from './dto/update-venue.dto.js';
@@ -17,14 +10,7 @@ const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip'
 
 @Injectable()
 export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto> {
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    items: ItemsService,
-    writes: ItemWritesService,
-    images: ImagesService,
-    @Inject(ITEM_EVENTS) events: ItemEvents,
-    config: ConfigService,
-  ) {
+  constructor(deps: LinkedItemDeps) {
     super(
       {
         kind: 'venue',
@@ -85,7 +71,7 @@ export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDt
           }
           if (input.show_map !== undefined) venue.showMap = input.show_map;
           if (input.show_map_link !== undefined) venue.showMapLink = input.show_map_link;
-          for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) venue[field] = stripTags(input[field] as string);
+          for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) venue[field] = stripTags(input[field]);
           if (input.geo_lat !== undefined) venue.geoLat = input.geo_lat;
           if (input.geo_lng !== undefined) venue.geoLng = input.geo_lng;
           if ((venue.geoLat === null) !== (venue.geoLng === null)) {
@@ -95,12 +81,7 @@ export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDt
         },
         toPayload: toVenuePayload,
       },
-      dataSource,
-      items,
-      writes,
-      images,
-      events,
-      config.getOrThrow<ListsConfig>('lists'),
+      deps,
     );
   }
 }

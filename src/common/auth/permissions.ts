@@ -1,5 +1,6 @@
 import type { ItemStatus } from './item-status.js';
 import type { AuthUser } from '../http/request-context.js';
+import type { OwnedItem } from './owned-item.js';
 
 /** The capability table of spec §4.5, as pure functions of the requester and the record. */
 
@@ -7,12 +8,7 @@ export type ItemResource = 'events' | 'venues' | 'organizers';
 export type TermResource = 'categories' | 'tags';
 export type Resource = ItemResource | TermResource;
 
-export interface OwnedItem {
-  authorId: number;
-  status: ItemStatus;
-  /** For a trashed item, the status it had before (permissions use it). */
-  preTrashStatus: ItemStatus | null;
-}
+export type { OwnedItem } from './owned-item.js';
 
 const UNPUBLISHED_OR_PRIVATE = new Set<ItemStatus>(['draft', 'pending', 'private']);
 

@@ -1,5 +1,5 @@
 import type { UserRole } from '../auth/roles.js';
-import type { OwnedItem } from '../auth/permissions.js';
+import type { OwnedItem } from '../auth/owned-item.js';
 
 export interface AuthUser {
   id: number;

@@ -13,7 +13,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** `{ "0": a, "1": b }` from form bodies is an array. */
 function asArray(value: unknown): unknown[] | null {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => /^\d+$/.test(key))) {
     return Object.keys(value)
       .sort((a, b) => Number(a) - Number(b))
@@ -27,7 +27,8 @@ function linkElement(value: unknown, nameField: string): LinkInput | null {
   if (typeof value === 'string') return /^\d+$/.test(value.trim()) && Number(value) > 0 ? { kind: 'id', id: Number(value) } : null;
   if (isPlainObject(value)) {
     if (value.id !== undefined && value.id !== null && value.id !== '') {
-      const id = typeof value.id === 'number' ? value.id : /^\d+$/.test(String(value.id).trim()) ? Number(value.id) : NaN;
+      const id =
+        typeof value.id === 'number' ? value.id : typeof value.id === 'string' && /^\d+$/.test(value.id.trim()) ? Number(value.id) : NaN;
       return Number.isSafeInteger(id) && id > 0 ? { kind: 'id', id } : null;
     }
     if (nameField in value) return { kind: 'inline', data: value };

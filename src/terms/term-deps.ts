@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { HttpConfig, ListsConfig } from '../config/app-config.js';
+import { DataVersionService } from '../cache/data-version.service.js';
+import { TERM_EVENTS, type TermEvents } from './term-events.js';
+
+/** What every taxonomy service is built from; one injectable so each taxonomy only adds its definition. */
+@Injectable()
+export class TermDeps {
+  readonly lists: ListsConfig;
+  readonly publicUrl: string;
+
+  constructor(
+    @InjectDataSource() readonly dataSource: DataSource,
+    readonly version: DataVersionService,
+    @Inject(TERM_EVENTS) readonly events: TermEvents,
+    config: ConfigService,
+  ) {
+    this.lists = config.getOrThrow<ListsConfig>('lists');
+    this.publicUrl = config.getOrThrow<HttpConfig>('http').publicUrl;
+  }
+}
