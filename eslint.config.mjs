@@ -10,6 +10,13 @@ const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'l
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP_NAMES = ['app.module', 'app.setup', 'main', 'lifecycle', 'cli', 'database'];
 
+/** Extension modules (examples/, docs/EXTENDING.md) build on the core; no layer of src/ imports them. */
+const NO_EXTENSIONS = {
+  group: ['**/examples/**'],
+  message:
+    'src/ never imports examples/: extension modules register with the core (createApp(config, { modules })), not the other way round.',
+};
+
 /** One `no-restricted-imports` block per layer: a relative import naming a forbidden folder is an error. */
 function boundaries(layers) {
   return layers.map(({ files, from, message }) => ({
@@ -20,7 +27,8 @@ function boundaries(layers) {
         {
           patterns: [
             { group: [...new Set(from)].flatMap((name) => (name.includes('/') ? [name] : [`**/${name}/**`, `**/${name}.js`])), message },
-          ],
+            NO_EXTENSIONS,
+          ].filter((pattern) => pattern.group.length > 0),
         },
       ],
     },
@@ -88,6 +96,11 @@ export default tseslint.config(
       files: PLATFORM_NAMES.map((name) => `src/${name}/**`),
       from: [...RESOURCE_NAMES, ...APP_NAMES],
       message: 'Platform modules know no resource: resources register with them, not the other way round.',
+    },
+    {
+      // the wiring may import anything of src/, but no extension either
+      files: ['src/*.ts', 'src/cli/**', 'src/database/**'],
+      from: [],
     },
   ]),
   {

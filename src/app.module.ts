@@ -7,6 +7,7 @@ import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-ca
 import { CategoriesModule } from './categories/categories.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
+import { extensionTables } from './database/extension-tables.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EditionMiddleware } from './editions/edition.middleware.js';
 import { EditionsModule } from './editions/editions.module.js';
@@ -16,6 +17,7 @@ import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middlewar
 import { HttpModule } from './http/http.module.js';
 import { RouteMiddleware } from './http/route.middleware.js';
 import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
+import { extensionCatalogues } from './i18n/extension-catalogues.js';
 import { I18nModule } from './i18n/i18n.module.js';
 import { ItemsModule } from './items/items.module.js';
 import { ItemsService } from './items/items.service.js';
@@ -50,7 +52,10 @@ function lifecycle(limits: LimitsConfig): Type[] {
 export class AppModule implements NestModule {
   constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
 
-  /** `extensions`: modules of teams that extend the service (docs/EXTENDING.md); they get the whole lifecycle. */
+  /**
+   * `extensions`: modules of teams that extend the service (docs/EXTENDING.md); they get the whole
+   * lifecycle, and the tables (`@OwnsTables`) and catalogues (`@OwnsCatalogues`) they declare.
+   */
   static forRoot(config: AppConfig, extensions: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: AppModule,
@@ -67,9 +72,12 @@ export class AppModule implements NestModule {
           },
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
+          useFactory: async () => ({
+            ...(await resolveDataSourceOptions(config.database, extensionTables(extensions))),
+            migrationsRun: true,
+          }),
         }),
-        I18nModule,
+        I18nModule.forRoot(extensionCatalogues(extensions)),
         CacheModule,
         EditionsModule,
         HttpModule,

@@ -4,14 +4,15 @@ import mysql from 'mysql2/promise';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
+import type { ExtensionTables } from './extension-tables.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 /**
  * One description of the storage for the app, the CLI and the TypeORM command line. MySQL and
  * MariaDB report column metadata differently, so the server is asked which one it is first.
  */
-export async function resolveDataSourceOptions(database: DatabaseConfig): Promise<DataSourceOptions> {
-  const options = dataSourceOptions(database);
+export async function resolveDataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}): Promise<DataSourceOptions> {
+  const options = dataSourceOptions(database, extensions);
   if (database.kind !== 'mysql') return options;
   return { ...options, type: (await isMariaDb(database)) ? 'mariadb' : 'mysql' } as DataSourceOptions;
 }
@@ -30,10 +31,11 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
   }
 }
 
-export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+/** `extensions`: tables of extension modules (see `extension-tables.ts`), after the core's own. */
+export function dataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities: [...ENTITIES, ...(extensions.entities ?? [])],
+    migrations: [...MIGRATIONS, ...(extensions.migrations ?? [])],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each' as const,
     synchronize: false,

@@ -9,7 +9,7 @@ import type { RegisteredRoute } from '../common/http/request-context.js';
 import { RouteRegistry } from '../http/route-registry.js';
 import type { RouteAnswers } from '../http/route-answers.js';
 import { Translator } from '../i18n/translator.js';
-import { shapeDocument } from './openapi-shape.js';
+import { DOCUMENT_PATHS, openApiPath, shapeDocument } from './openapi-shape.js';
 import { translateDocument } from './translate-document.js';
 
 type Json = Record<string, unknown>;
@@ -104,7 +104,7 @@ export class ApiDocumentService implements RouteAnswers {
       .sort((a, b) => route.methods.indexOf(a[0]) - route.methods.indexOf(b[0]))
       .map((methods) => ({ methods, args: this.argsOf(route, methods[0], ctx.edition) }));
     const entry: Json = { namespace: this.namespace(), methods: route.methods, endpoints };
-    if (route.scope !== 'item') entry._links = { self: [{ href: `${ctx.api}${route.path ? `/${route.path}` : ''}` }] };
+    if (route.paramNames.length === 0) entry._links = { self: [{ href: `${ctx.api}${route.path ? `/${route.path}` : ''}` }] };
     return entry;
   }
 
@@ -150,16 +150,17 @@ export class ApiDocumentService implements RouteAnswers {
   }
 
   private operation(route: RegisteredRoute, method: string, lang: string): { parameters?: Parameter[]; requestBody?: unknown } | undefined {
-    const path = `/${route.path.replace(/:([a-z]+)/g, '{$1}')}`;
-    const item = (this.editionDocument(lang).paths as Record<string, Record<string, { parameters?: Parameter[] }>>)[path];
-    return item?.[method.toLowerCase()];
+    const paths = this.editionDocument(lang).paths as Record<string, Record<string, { parameters?: Parameter[] }>>;
+    return paths[openApiPath(route.path)]?.[method.toLowerCase()];
   }
 
+  /** The contract's routes in its order, then the routes of extension modules in the order they were registered. */
   private orderedRoutes(): RegisteredRoute[] {
-    const rank = (route: RegisteredRoute) => RESOURCE_ORDER.indexOf(route.path.split('/')[0]);
+    const isContract = (route: RegisteredRoute) => route.path === '' || DOCUMENT_PATHS.includes(openApiPath(route.path));
+    const rank = (route: RegisteredRoute) => (isContract(route) ? RESOURCE_ORDER.indexOf(route.path.split('/')[0]) : RESOURCE_ORDER.length);
     const depth = (route: RegisteredRoute) =>
       (route.path === '' ? 0 : route.path.split('/').length) + (route.path.includes('by-slug') ? 1 : 0);
-    return [...this.registry.all()].sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b));
+    return [...this.registry.all()].sort((a, b) => rank(a) - rank(b) || (isContract(a) ? depth(a) - depth(b) : 0));
   }
 
   private namespace(): string {

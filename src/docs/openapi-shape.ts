@@ -21,6 +21,11 @@ export const DOCUMENT_PATHS = [
   '/tags/{id}',
 ];
 
+/** The OpenAPI path of a route of the route table: `events/:id` → `/events/{id}`. */
+export function openApiPath(routePath: string): string {
+  return `/${routePath.replace(/:(\w+)/g, '{$1}')}`;
+}
+
 /** What the index and the document declare as defaults of create endpoints (spec §11.2, §11.7, §11.8). */
 export const CREATE_DEFAULTS: Record<string, Record<string, unknown>> = {
   '/events': { all_day: false, website: null, categories: null, tags: null, venue: null, organizer: null },
@@ -60,20 +65,23 @@ const OPERATION_KEYS = ['summary', 'description', 'operationId', 'parameters', '
 /**
  * Turns the document generated from the controllers into the shape of spec §13.2: the contract's
  * paths and schema order, request bodies inlined for JSON and form bodies, comma-list parameters
- * marked `form`/`explode: false`, and create defaults.
+ * marked `form`/`explode: false`, and create defaults. Paths of extension modules follow the
+ * contract's, in the order they were generated, shaped the same way.
  */
 export function shapeDocument(generated: OpenAPIObject): Json {
   const schemas = (generated.components?.schemas ?? {}) as Record<string, Json>;
   const resolve = (value: unknown): unknown => inlineRefs(value, schemas, new Set(SCHEMA_ORDER));
   const paths: Json = {};
-  for (const path of DOCUMENT_PATHS) {
+  const extensionPaths = Object.keys(generated.paths).filter((path) => !DOCUMENT_PATHS.includes(path));
+  for (const path of [...DOCUMENT_PATHS, ...extensionPaths]) {
     const item = generated.paths[path] as Record<string, Json> | undefined;
     if (!item) continue;
     const operations: Json = {};
     for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
       const operation = item[method];
       if (!operation) continue;
-      const isCreate = method === 'post' && !path.includes('{');
+      // a POST to a collection creates; a POST to one record (`…/{id}`) updates it
+      const isCreate = method === 'post' && !path.endsWith('}');
       const shaped: Json = {};
       for (const key of OPERATION_KEYS) {
         if (key === 'parameters') shaped.parameters = shapeParameters((operation.parameters as Json[] | undefined) ?? [], resolve);
@@ -137,7 +145,7 @@ function shapeBody(
       shaped.default = defaults[name];
       if (defaults[name] === null) {
         shaped.nullable = true;
-        if (Array.isArray(shaped.enum)) shaped.enum = [...shaped.enum, null];
+        if (Array.isArray(shaped.enum)) shaped.enum = [...(shaped.enum as unknown[]), null];
       }
     }
     properties[name] = shaped;

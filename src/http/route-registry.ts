@@ -9,10 +9,11 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-const PARAM_PATTERNS: Record<string, { regex: string; index: string }> = {
-  id: { regex: '(\\d+)', index: '(?P<id>\\d+)' },
-  slug: { regex: '([^/]+)', index: '(?P<slug>[^/]+)' },
-};
+/** `:id` and any `:…_id` segment are digits; every other parameter is one segment of anything. */
+function paramPattern(name: string): { regex: string; index: string } {
+  const value = name === 'id' || name.endsWith('_id') ? '\\d+' : '[^/]+';
+  return { regex: `(${value})`, index: `(?P<${name}>${value})` };
+}
 
 const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.GET]: 'GET',
@@ -85,13 +86,12 @@ function buildRoute(path: string, methods: string[]): RegisteredRoute {
     if (!segment.startsWith(':')) return escapeRegExp(segment);
     const name = segment.slice(1);
     paramNames.push(name);
-    return (PARAM_PATTERNS[name] ?? PARAM_PATTERNS.slug).regex;
+    return paramPattern(name).regex;
   });
-  const pattern = segments.map((segment) =>
-    segment.startsWith(':') ? (PARAM_PATTERNS[segment.slice(1)] ?? PARAM_PATTERNS.slug).index : segment,
-  );
+  const pattern = segments.map((segment) => (segment.startsWith(':') ? paramPattern(segment.slice(1)).index : segment));
+  // a route ending in a parameter addresses one record; one ending in a name (other than `doc`) a collection
   const last = segments.at(-1);
-  const scope = segments.length === 1 && !['doc'].includes(segments[0]) ? 'collection' : last?.startsWith(':') ? 'item' : 'other';
+  const scope = last === undefined || last === 'doc' ? 'other' : last.startsWith(':') ? 'item' : 'collection';
   return {
     path,
     pattern: pattern.length ? `/${pattern.join('/')}` : '',

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import mysql from 'mysql2/promise';
 import request from 'supertest';
@@ -34,7 +35,10 @@ let counter = 0;
  * Boots the real application (the same `createApp` as `main.ts`) on a fresh database: a temporary
  * SQLite file, or the MySQL/MariaDB database of `DATABASE_URL` emptied first.
  */
-export async function startTestApp(overrides: Env = {}, options: { sharing?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Env = {},
+  options: { sharing?: TestApp; modules?: Array<Type | DynamicModule> } = {},
+): Promise<TestApp> {
   const databaseUrl = process.env.DATABASE_URL?.trim();
   let sqliteDir: string | undefined;
   if (options.sharing) {
@@ -56,7 +60,7 @@ export async function startTestApp(overrides: Env = {}, options: { sharing?: Tes
       : { SQLITE_PATH: shared?.kind === 'sqlite' ? shared.path : join(sqliteDir as string, 'test.sqlite') }),
     ...overrides,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, { modules: options.modules });
   const users = app.get(UsersService);
   return {
     app,

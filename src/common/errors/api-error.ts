@@ -1,4 +1,4 @@
-import { ErrorCode } from './error-codes.js';
+import { ErrorCode, type ExtensionErrorCode } from './error-codes.js';
 
 /** One invalid parameter: which one, the message key (namespace `params`) and its arguments. */
 export interface ParamProblem {
@@ -23,7 +23,7 @@ export interface ApiErrorExtra {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | ExtensionErrorCode,
     readonly args: Record<string, string | number> = {},
     readonly extra: ApiErrorExtra = {},
   ) {

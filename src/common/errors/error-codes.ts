@@ -45,6 +45,18 @@ export type ErrorCode =
   | ReturnType<(typeof ItemErrorCode)[Exclude<keyof typeof ItemErrorCode, 'couldNot'>]>
   | ReturnType<typeof ItemErrorCode.couldNot>;
 
+declare const EXTENSION_CODE: unique symbol;
+
+/**
+ * A code declared by an extension module (docs/EXTENDING.md) with {@link extensionErrorCode}; its
+ * messages come with the module's own catalogues. The brand keeps core code on the constants above.
+ */
+export type ExtensionErrorCode = string & { readonly [EXTENSION_CODE]: true };
+
+export function extensionErrorCode<const T extends string>(code: T): T & ExtensionErrorCode {
+  return code as T & ExtensionErrorCode;
+}
+
 /** Every code, for the test that checks each edition has a message for it. */
 export const ALL_ERROR_CODES: readonly ErrorCode[] = [
   ...Object.values(ErrorCode),

@@ -2,9 +2,12 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { RequestContext } from './request-context.js';
 
-/** The `<id>` of the path (digits, leading zeros allowed); path values always win over body and query. */
-export const PathId = createParamDecorator((_data: unknown, context: ExecutionContext): number => {
-  const raw = context.switchToHttp().getRequest<Request>().ctx.routeParams.id ?? '';
+/**
+ * The `<id>` of the path (digits, leading zeros allowed); path values always win over body and query.
+ * `@PathId('note_id')` reads another id parameter (any `:…_id` segment, see `http/route-registry.ts`).
+ */
+export const PathId = createParamDecorator((name: string | undefined, context: ExecutionContext): number => {
+  const raw = context.switchToHttp().getRequest<Request>().ctx.routeParams[name ?? 'id'] ?? '';
   return Number(raw);
 });
 
