@@ -41,6 +41,7 @@ import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from '../terms/term-counts.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import type { EventResponse } from './event.response.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode, ItemErrorCode } from '../common/errors/error-codes.js';
 
@@ -317,7 +318,7 @@ export class EventsService {
     password: string | undefined,
     single: boolean,
     manager?: EntityManager,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<EventResponse[]> {
     if (events.length === 0) return [];
     const runner = manager ?? this.dataSource.manager;
     const ids = events.map((event) => event.id);
@@ -353,9 +354,9 @@ export class EventsService {
       const relations: EventRelations = {
         image: event.imageId !== null ? images.get(event.imageId) : undefined,
         venue: venuePayload,
-        venueJsonLd: (venuePayload?.json_ld as Record<string, unknown> | undefined) ?? null,
+        venueJsonLd: venuePayload?.json_ld ?? null,
         organizers: organizerPayloads,
-        firstOrganizerJsonLd: (organizerPayloads[0]?.json_ld as Record<string, unknown> | undefined) ?? null,
+        firstOrganizerJsonLd: organizerPayloads[0]?.json_ld ?? null,
         categories: categories.get(event.id) ?? [],
         tags: tags.get(event.id) ?? [],
       };
@@ -366,7 +367,7 @@ export class EventsService {
 
   // ---------------------------------------------------------------- writes
 
-  async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
     const now = new Date();
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.validateWrite(input, null, ctx.user, now, problems);
@@ -411,7 +412,7 @@ export class EventsService {
     return { id, body };
   }
 
-  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<EventResponse> {
     const now = new Date();
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
@@ -444,7 +445,7 @@ export class EventsService {
     return body;
   }
 
-  async remove(ref: ItemRef, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(ref: ItemRef, ctx: RequestContext): Promise<EventResponse> {
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
     this.assertMayWrite(target, ctx.user);

@@ -14,7 +14,8 @@ import { itemSearchWords } from '../common/text/search-terms.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { EventEntity } from '../events/event.entity.js';
-import type { ImagesService, ImagePayload } from '../images/images.service.js';
+import type { ImagesService } from '../images/images.service.js';
+import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
 import type { ItemKind } from './item-id.entity.js';
@@ -34,7 +35,7 @@ export type LinkedItem = PublishableEntity & { name: string };
 export type ItemRef = { id: number } | { slug: string };
 
 /** What differs between venues and organizers; the rules themselves live in {@link LinkedItemsService}. */
-export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteFields> {
+export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteFields, R extends object> {
   kind: Extract<ItemKind, 'venue' | 'organizer'>;
   resource: Extract<ItemResource, 'venues' | 'organizers'>;
   table: string;
@@ -53,7 +54,7 @@ export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteF
   applyFields: (entity: E, input: D, problems: ParamProblems, isCreate: boolean) => void;
   /** Removes the item from every event (trashing unlinks, spec §5.7). */
   unlinkFromEvents: (manager: EntityManager, id: number) => Promise<void>;
-  toPayload: (entity: E, image: ImagePayload | undefined, site: SiteLinks, withJsonLd: boolean) => Record<string, unknown>;
+  toPayload: (entity: E, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean) => R;
 }
 
 const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status', 'password'];
@@ -62,9 +63,9 @@ const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'o
  * Venues and organizers: the same statuses, trash, password protection, de-duplication, search and
  * list filters, configured per kind by a {@link LinkedKindDefinition}.
  */
-export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields> {
+export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields, R extends object> {
   constructor(
-    protected readonly definition: LinkedKindDefinition<E, D>,
+    protected readonly definition: LinkedKindDefinition<E, D, R>,
     protected readonly dataSource: DataSource,
     protected readonly items: ItemsService,
     protected readonly images: ImagesService,
@@ -126,7 +127,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
 
-  async create(input: D, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: D, ctx: RequestContext): Promise<{ id: number; body: R }> {
     const now = new Date();
     const prepared = await this.prepareCreate(input, ctx.user, now);
     if (!canCreate(this.definition.resource, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
@@ -195,7 +196,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return item !== null && item.status !== 'trash';
   }
 
-  async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {
     const now = new Date();
     const item = await this.requireItem(ref);
     ctx.subject = item;
@@ -220,7 +221,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   }
 
   /** Moves the item to the trash and unlinks it from every event (spec §5.7, §11.7). */
-  async remove(ref: ItemRef, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(ref: ItemRef, ctx: RequestContext): Promise<R> {
     const item = await this.requireItem(ref);
     ctx.subject = item;
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
@@ -269,19 +270,13 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   }
 
   /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
-  view(
-    item: E,
-    image: ImagePayload | undefined,
-    user: AuthUser | null,
-    password: string | undefined,
-    single: boolean,
-  ): Record<string, unknown> {
+  view(item: E, image: ImageResponse | undefined, user: AuthUser | null, password: string | undefined, single: boolean): R {
     const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
     const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
     return locked ? redact(payload) : payload;
   }
 
-  private async payloadOf(item: E, withJsonLd: boolean): Promise<Record<string, unknown>> {
+  private async payloadOf(item: E, withJsonLd: boolean): Promise<R> {
     const images = await this.images.payloads([item.imageId]);
     return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
   }

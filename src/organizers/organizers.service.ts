@@ -11,11 +11,12 @@ import { stripTags } from '../common/text/html.js';
 import type { UpdateOrganizerDto } from './dto/update-organizer.dto.js';
 import { OrganizerEntity } from './organizer.entity.js';
 import { toOrganizerPayload } from './organizer.mapper.js';
+import type { OrganizerResponse } from './organizer.response.js';
 
 const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
 
 @Injectable()
-export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto> {
+export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto, OrganizerResponse> {
   constructor(@InjectDataSource() dataSource: DataSource, items: ItemsService, images: ImagesService, config: ConfigService) {
     super(
       {

@@ -17,6 +17,7 @@ import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import type { TermEntity } from './term.entity.js';
 import { toEventTermPayload, toTermPayload, type TaxonomyShape, type TermView } from './term.mapper.js';
+import type { EventTermResponse, TermResponse } from './term.response.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 
 type AnyTerm = TermEntity & { parentId?: number };
@@ -128,7 +129,7 @@ export class TermsService {
     return this.payload(term, ctx, true);
   }
 
-  async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: TermResponse }> {
     await this.validateWrite(input, null);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
@@ -158,7 +159,7 @@ export class TermsService {
     return { id, body: await this.payload(await this.requireTerm(id), ctx, true) };
   }
 
-  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
     const term = await this.requireTerm(id);
     await this.validateWrite(input, term);
     this.assertMayManage(ctx);
@@ -182,7 +183,7 @@ export class TermsService {
   }
 
   /** Permanent removal: links to events go, direct children move up to the removed term's parent. */
-  async remove(id: number, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(id: number, ctx: RequestContext): Promise<TermResponse> {
     const term = await this.requireTerm(id);
     this.assertMayManage(ctx);
     const before = await this.payload(term, ctx, false);
@@ -203,8 +204,8 @@ export class TermsService {
   }
 
   /** Embedded term objects of events, keyed by event id, sorted by name then id (spec §8.2). */
-  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, Record<string, unknown>[]>> {
-    const result = new Map<number, Record<string, unknown>[]>();
+  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, EventTermResponse[]>> {
+    const result = new Map<number, EventTermResponse[]>();
     if (eventIds.length === 0) return result;
     const runner = manager ?? this.dataSource.manager;
     const links = await runner

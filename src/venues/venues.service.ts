@@ -11,11 +11,12 @@ import { stripTags } from '../common/text/html.js';
 import type { UpdateVenueDto } from './dto/update-venue.dto.js';
 import { VenueEntity } from './venue.entity.js';
 import { toVenuePayload } from './venue.mapper.js';
+import type { VenueResponse } from './venue.response.js';
 
 const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const;
 
 @Injectable()
-export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto> {
+export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto, VenueResponse> {
   constructor(@InjectDataSource() dataSource: DataSource, items: ItemsService, images: ImagesService, config: ConfigService) {
     super(
       {
