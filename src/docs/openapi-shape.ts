@@ -1,5 +1,4 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { SCHEMA_ORDER } from './response-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +51,12 @@ export const CREATE_DEFAULTS: Record<string, Record<string, unknown>> = {
     image: null,
   },
 };
+
+/**
+ * The component schemas of spec §13.2, in their order. The controllers' response classes carry them
+ * (`RouteDoc`); every other generated schema (list pages, nested objects, DTOs) is inlined.
+ */
+const SCHEMA_ORDER = ['ImageSize', 'CostDetails', 'Term', 'EventTerm', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'Error'];
 
 /** Parameters whose declaration carries no type (spec §13.1). */
 const UNTYPED = new Set(['cost', 'has_events', 'only_with_upcoming']);
@@ -137,7 +142,7 @@ function shapeBody(
       shaped.default = defaults[name];
       if (defaults[name] === null) {
         shaped.nullable = true;
-        if (Array.isArray(shaped.enum)) shaped.enum = [...shaped.enum, null];
+        if (Array.isArray(shaped.enum)) shaped.enum = [...(shaped.enum as unknown[]), null];
       }
     }
     properties[name] = shaped;
