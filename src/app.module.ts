@@ -7,7 +7,7 @@ import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-ca
 import { CategoriesModule } from './categories/categories.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
-import { extensionTables } from './database/extension-tables.js';
+import { extensionTables } from './common/extensions/extension-tables.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EditionMiddleware } from './editions/edition.middleware.js';
 import { EditionsModule } from './editions/editions.module.js';

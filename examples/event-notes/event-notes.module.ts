@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OwnsTables } from '../../src/database/extension-tables.js';
+import { OwnsTables } from '../../src/common/extensions/extension-tables.js';
 import { EventEntity } from '../../src/events/event.entity.js';
 import { OwnsCatalogues } from '../../src/i18n/extension-catalogues.js';
 import { EventNoteEntity } from './event-note.entity.js';

@@ -4,7 +4,7 @@ import mysql from 'mysql2/promise';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
-import type { ExtensionTables } from './extension-tables.js';
+import type { ExtensionTables } from '../common/extensions/extension-tables.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 /**
@@ -31,7 +31,7 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
   }
 }
 
-/** `extensions`: tables of extension modules (see `extension-tables.ts`), after the core's own. */
+/** `extensions`: tables of extension modules (see `common/extensions/extension-tables.ts`), after the core's own. */
 export function dataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}): DataSourceOptions {
   const common = {
     entities: [...ENTITIES, ...(extensions.entities ?? [])],

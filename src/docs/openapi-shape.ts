@@ -1,5 +1,4 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { SCHEMA_ORDER } from './response-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -57,6 +56,12 @@ export const CREATE_DEFAULTS: Record<string, Record<string, unknown>> = {
     image: null,
   },
 };
+
+/**
+ * The component schemas of spec §13.2, in their order. The controllers' response classes carry them
+ * (`RouteDoc`); every other generated schema (list pages, nested objects, DTOs) is inlined.
+ */
+const SCHEMA_ORDER = ['ImageSize', 'CostDetails', 'Term', 'EventTerm', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'Error'];
 
 /** Parameters whose declaration carries no type (spec §13.1). */
 const UNTYPED = new Set(['cost', 'has_events', 'only_with_upcoming']);

@@ -1,9 +1,10 @@
 import { sanitizeSlug } from '../common/text/slug.js';
+import type { CostDetailsResponse } from './event.response.js';
 
 /** `COST_DECIMAL_SEPARATOR`. */
 export type DecimalSeparator = '.' | ',';
 
-export type CurrencyPosition = 'prefix' | 'postfix' | '';
+export type CurrencyPosition = CostDetailsResponse['currency_position'];
 
 /** The currency symbol and position stored with an event (both `""` when none was detected). */
 export interface StoredCurrency {
@@ -15,13 +16,6 @@ export interface StoredCurrency {
 export interface DefaultCurrency {
   symbol: string;
   position: 'prefix' | 'postfix';
-}
-
-export interface CostDetails {
-  currency_symbol: string;
-  currency_code: '';
-  currency_position: CurrencyPosition;
-  values: string[];
 }
 
 interface CostNumber {
@@ -159,7 +153,7 @@ function currencyCandidate(cost: string): StoredCurrency | undefined {
 }
 
 /** The `cost_details` object (spec 8.8); all empty when the event has no cost. */
-export function costDetails(costs: readonly string[], stored: StoredCurrency, decimalSeparator: DecimalSeparator): CostDetails {
+export function costDetails(costs: readonly string[], stored: StoredCurrency, decimalSeparator: DecimalSeparator): CostDetailsResponse {
   if (costs.length === 0) {
     return { currency_symbol: '', currency_code: '', currency_position: '', values: [] };
   }

@@ -16,6 +16,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
+import type { EventResponse } from './event.response.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
 
 /** The event objects of answers (spec §6.2): each event with its venue, organizers, terms and images. */
@@ -52,7 +53,7 @@ export class EventPayloadsService {
     password: string | undefined,
     single: boolean,
     manager?: EntityManager,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<EventResponse[]> {
     if (events.length === 0) return [];
     const runner = manager ?? this.dataSource.manager;
     const ids = events.map((event) => event.id);
@@ -88,9 +89,9 @@ export class EventPayloadsService {
       const relations: EventRelations = {
         image: event.imageId !== null ? images.get(event.imageId) : undefined,
         venue: venuePayload,
-        venueJsonLd: (venuePayload?.json_ld as Record<string, unknown> | undefined) ?? null,
+        venueJsonLd: venuePayload?.json_ld ?? null,
         organizers: organizerPayloads,
-        firstOrganizerJsonLd: (organizerPayloads[0]?.json_ld as Record<string, unknown> | undefined) ?? null,
+        firstOrganizerJsonLd: organizerPayloads[0]?.json_ld ?? null,
         categories: categories.get(event.id) ?? [],
         tags: tags.get(event.id) ?? [],
       };

@@ -2,27 +2,31 @@ import type { CostConfig, CustomFieldDefinition } from '../config/app-config.js'
 import { dateDetails, utcToWall } from '../common/dates/wall-time.js';
 import { timezoneAbbr } from '../common/dates/zones.js';
 import { renderRichText } from '../common/text/html.js';
-import { esc, jsonLdText } from '../common/text/json-ld.js';
-import type { ImagePayload } from '../images/images.service.js';
+import { esc, jsonLdText, type JsonLd } from '../common/text/json-ld.js';
+import type { ImageResponse } from '../images/image.response.js';
 import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
+import type { OrganizerResponse } from '../organizers/organizer.response.js';
+import type { EventTermResponse } from '../terms/term.response.js';
+import type { VenueResponse } from '../venues/venue.response.js';
 import { costDetails, costDisplay, lowestCostValue } from './event-cost.js';
 import type { EventEntity } from './event.entity.js';
+import type { CustomFieldValue, EventResponse } from './event.response.js';
 import { wallToDate } from '../common/sql/columns.js';
 
 export const EVENT_SHAPE: ItemKindShape = { pagePath: 'event', postType: 'tribe_events' };
 
 /** Everything around an event that its payload embeds, loaded in batches by the service. */
 export interface EventRelations {
-  image: ImagePayload | undefined;
+  image: ImageResponse | undefined;
   /** The venue object (already redacted or not), or null. */
-  venue: Record<string, unknown> | null;
+  venue: VenueResponse | null;
   /** JSON-LD of the venue when it is shown unredacted. */
-  venueJsonLd: Record<string, unknown> | null;
-  organizers: Record<string, unknown>[];
+  venueJsonLd: JsonLd | null;
+  organizers: OrganizerResponse[];
   /** JSON-LD of the first organizer when it is shown unredacted. */
-  firstOrganizerJsonLd: Record<string, unknown> | null;
-  categories: Record<string, unknown>[];
-  tags: Record<string, unknown>[];
+  firstOrganizerJsonLd: JsonLd | null;
+  categories: EventTermResponse[];
+  tags: EventTermResponse[];
 }
 
 export interface EventMapperSettings {
@@ -36,8 +40,8 @@ export interface EventMapperSettings {
 export function customFieldsPayload(
   values: Record<string, string> | null,
   definitions: CustomFieldDefinition[],
-): Record<string, unknown> | [] {
-  const result: Record<string, unknown> = {};
+): Record<string, CustomFieldValue> | [] {
+  const result: Record<string, CustomFieldValue> = {};
   for (const { key, label } of definitions) {
     const value = values?.[key];
     if (value) result[key] = { label, value };
@@ -51,13 +55,13 @@ export function toEventPayload(
   relations: EventRelations,
   settings: EventMapperSettings,
   withJsonLd: boolean,
-): Record<string, unknown> {
+): EventResponse {
   const { site, cost } = settings;
   const url = itemUrl(EVENT_SHAPE, event, site);
   const costs = event.cost ?? [];
   const stored = { symbol: event.costSymbol, position: event.costPosition };
   const id = globalId(event.id, site);
-  const payload: Record<string, unknown> = {
+  const payload: EventResponse = {
     id: event.id,
     global_id: id,
     global_id_lineage: [id],
@@ -101,8 +105,8 @@ export function toEventPayload(
 }
 
 /** schema.org Event (spec §8.10). */
-function eventJsonLd(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, url: string): Record<string, unknown> {
-  const jsonLd: Record<string, unknown> = {
+function eventJsonLd(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, url: string): JsonLd {
+  const jsonLd: JsonLd = {
     '@context': 'http://schema.org',
     '@type': 'Event',
     name: esc(event.title),
@@ -146,7 +150,7 @@ export function isoFromWallAndUtc(wall: string, utc: string): string {
 }
 
 /** Replacement of an event's relation fields when it is shown redacted (spec §5.6, §8.12). */
-export const EVENT_REDACTIONS = {
+export const EVENT_REDACTIONS: Partial<EventResponse> = {
   venue: [],
   organizer: [],
   cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },

@@ -21,6 +21,7 @@ import { EventReadsService } from './event-reads.service.js';
 import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER, type LinkPlan } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
+import type { EventResponse } from './event.response.js';
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then one transaction that fills the
@@ -38,7 +39,7 @@ export class EventsService {
     private readonly tags: TagsService,
   ) {}
 
-  async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
     const now = new Date();
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(input, null, ctx.user, now, problems);
@@ -77,7 +78,7 @@ export class EventsService {
     return { id, body };
   }
 
-  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<EventResponse> {
     const now = new Date();
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
@@ -110,7 +111,7 @@ export class EventsService {
     return body;
   }
 
-  async remove(ref: ItemRef, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(ref: ItemRef, ctx: RequestContext): Promise<EventResponse> {
     const target = await this.itemForPermission(ref);
     if (target && target.kind === 'event') ctx.subject = target.event;
     this.assertMayWrite(target, ctx.user);

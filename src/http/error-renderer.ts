@@ -1,11 +1,6 @@
 import type { ApiError } from '../common/errors/api-error.js';
+import type { ErrorDataResponse, ErrorDetail, ErrorResponse } from '../common/errors/error.response.js';
 import type { Translator } from '../i18n/translator.js';
-
-export interface ErrorBody {
-  code: string;
-  message: string;
-  data: Record<string, unknown> & { status: number };
-}
 
 /** Values echoed into messages never carry markup back to the client. */
 function inert(args: Record<string, string | number> | undefined): Record<string, string | number> {
@@ -17,13 +12,13 @@ function inert(args: Record<string, string | number> | undefined): Record<string
 }
 
 /** The one place that turns an {@link ApiError} into the contract's body (spec §12.1). */
-export function renderError(error: ApiError, translator: Translator, lang: string): ErrorBody {
-  const data: ErrorBody['data'] = { status: error.status };
+export function renderError(error: ApiError, translator: Translator, lang: string): ErrorResponse {
+  const data: ErrorDataResponse = { status: error.status };
   const { problems, missing, termId } = error.extra;
   if (missing) data.params = missing;
   if (problems) {
     const params: Record<string, string> = {};
-    const details: Record<string, unknown> = {};
+    const details: Record<string, ErrorDetail> = {};
     for (const problem of problems) {
       const message = translator.t(lang, `params:${problem.key}`, { param: problem.param, ...inert(problem.args) });
       params[problem.param] = message;

@@ -7,15 +7,10 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { ItemIdEntity } from '../items/item-id.entity.js';
 import { ImageEntity } from './image.entity.js';
+import type { ImageResponse } from './image.response.js';
 
 const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'jpe', 'png', 'gif', 'webp', 'avif', 'bmp', 'tif', 'tiff', 'heic', 'ico'];
 const MAX_URL_LENGTH = 2000;
-
-export interface ImagePayload {
-  url: string;
-  id: number;
-  extension: string;
-}
 
 /** What an `image` input asks for: nothing, an existing image, or an image URL. */
 export type ImageRequest = { kind: 'none' } | { kind: 'id'; id: number } | { kind: 'url'; url: string; extension: string };
@@ -74,7 +69,7 @@ export class ImagesService {
     return this.dataSource.getRepository(ImageEntity).existsBy({ urlHash });
   }
 
-  async payloads(ids: Array<number | null>, manager?: EntityManager): Promise<Map<number, ImagePayload>> {
+  async payloads(ids: Array<number | null>, manager?: EntityManager): Promise<Map<number, ImageResponse>> {
     const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
     if (wanted.length === 0) return new Map();
     const images = await (manager ?? this.dataSource.manager).findBy(ImageEntity, { id: In(wanted) });

@@ -1,5 +1,6 @@
 import { utcToWall } from '../common/dates/wall-time.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
+import type { ItemDates } from './item.response.js';
 import type { PublishableEntity } from './publishable.entity.js';
 
 /** Where an item kind lives on the public site (spec §8.1). */
@@ -29,11 +30,16 @@ export function globalId(id: number, site: SiteLinks): string {
 }
 
 /** `date`, `date_utc`, `modified`, `modified_utc` (spec §6.7): site time and UTC of the same instants. */
-export function itemDates(item: Pick<PublishableEntity, 'dateUtc' | 'modifiedUtc'>, site: SiteLinks) {
+export function itemDates(item: Pick<PublishableEntity, 'dateUtc' | 'modifiedUtc'>, site: SiteLinks): ItemDates {
   return {
     date: utcToWall(item.dateUtc, site.siteTimezone),
     date_utc: item.dateUtc,
     modified: utcToWall(item.modifiedUtc, site.siteTimezone),
     modified_utc: item.modifiedUtc,
   };
+}
+
+/** `{ [key]: text }` for a non-empty text, `{}` otherwise: optional text fields are left out when empty. */
+export function nonEmpty<K extends string>(key: K, text: string): Partial<Record<K, string>> {
+  return text ? ({ [key]: text } as Record<K, string>) : {};
 }

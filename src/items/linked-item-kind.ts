@@ -1,6 +1,6 @@
 import type { ItemResource } from '../common/auth/permissions.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
-import type { ImagePayload } from '../images/images.service.js';
+import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
@@ -12,7 +12,7 @@ export type LinkedItem = PublishableEntity & { name: string };
 export type ItemRef = { id: number } | { slug: string };
 
 /** What differs between venues and organizers; the rules themselves live in {@link LinkedItemsService}. */
-export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteFields> {
+export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteFields, R extends object> {
   kind: Extract<ItemKind, 'venue' | 'organizer'>;
   resource: Extract<ItemResource, 'venues' | 'organizers'>;
   table: string;
@@ -27,5 +27,5 @@ export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteF
   searchColumns: readonly string[];
   /** Applies the kind's own fields of a write to the entity; returns problems it finds. */
   applyFields: (entity: E, input: D, problems: ParamProblems, isCreate: boolean) => void;
-  toPayload: (entity: E, image: ImagePayload | undefined, site: SiteLinks, withJsonLd: boolean) => Record<string, unknown>;
+  toPayload: (entity: E, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean) => R;
 }

@@ -10,7 +10,8 @@ import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js
 import { wallToDate } from '../common/sql/columns.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { itemSearchWords } from '../common/text/search-terms.js';
-import type { ImagePayload, ImagesService } from '../images/images.service.js';
+import type { ImagesService } from '../images/images.service.js';
+import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
 import type { ItemEvents } from './item-events.js';
@@ -27,7 +28,7 @@ const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'o
  * Reads of venues and organizers: the list and its filters (spec §9.5), single items, and the
  * object a reader sees (redacted when protected, spec §5.6).
  */
-export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
+export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R extends object> {
   protected readonly dataSource: DataSource;
   protected readonly items: ItemsService;
   protected readonly images: ImagesService;
@@ -35,7 +36,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
   private readonly lists: ListsConfig;
 
   constructor(
-    protected readonly definition: LinkedKindDefinition<E, D>,
+    protected readonly definition: LinkedKindDefinition<E, D, R>,
     deps: LinkedItemDeps,
   ) {
     ({ dataSource: this.dataSource, items: this.items, images: this.images, events: this.events, lists: this.lists } = deps);
@@ -86,6 +87,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
       },
     };
   }
+
   async findOne(ref: ItemRef, ctx: RequestContext, password: string | undefined) {
     await this.items.publishDueItems();
     const item = await this.requireItem(ref);
@@ -94,6 +96,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
     const images = await this.images.payloads([item.imageId]);
     return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
+
   /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
   async requireItem(ref: ItemRef): Promise<E> {
     const repository = this.dataSource.getRepository(this.definition.entity);
@@ -110,22 +113,19 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
     }
     return found;
   }
+
   /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
-  view(
-    item: E,
-    image: ImagePayload | undefined,
-    user: AuthUser | null,
-    password: string | undefined,
-    single: boolean,
-  ): Record<string, unknown> {
+  view(item: E, image: ImageResponse | undefined, user: AuthUser | null, password: string | undefined, single: boolean): R {
     const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
     const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
     return locked ? redact(payload) : payload;
   }
-  protected async payloadOf(item: E, withJsonLd: boolean): Promise<Record<string, unknown>> {
+
+  protected async payloadOf(item: E, withJsonLd: boolean): Promise<R> {
     const images = await this.images.payloads([item.imageId]);
     return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
   }
+
   private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {
     const words = itemSearchWords(search).map((word) => word.toLowerCase());
     if (words.length === 0) return;
@@ -138,6 +138,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields> {
     const mayWrite = mayWriteCondition('i', user);
     builder.andWhere(`(i.password IS NULL OR i.password = '' OR ${mayWrite.sql})`);
   }
+
   /** Linked to an event starting now or later that the requester would see in `GET /events`. */
   private whereUpcoming(builder: SelectQueryBuilder<E>, user: AuthUser | null): void {
     const visible = visibleCondition(

@@ -21,15 +21,15 @@ export type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-ki
  * list filters, configured per kind by a {@link LinkedKindDefinition}. Reads come from
  * {@link LinkedItemReads}; this class adds the writes.
  */
-export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields> extends LinkedItemReads<E, D> {
+export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields, R extends object> extends LinkedItemReads<E, D, R> {
   private readonly writes: ItemWritesService;
 
-  constructor(definition: LinkedKindDefinition<E, D>, deps: LinkedItemDeps) {
+  constructor(definition: LinkedKindDefinition<E, D, R>, deps: LinkedItemDeps) {
     super(definition, deps);
     this.writes = deps.writes;
   }
 
-  async create(input: D, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: D, ctx: RequestContext): Promise<{ id: number; body: R }> {
     const now = new Date();
     const prepared = await this.prepareCreate(input, ctx.user, now);
     if (!canCreate(this.definition.resource, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
@@ -98,7 +98,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
     return item !== null && item.status !== 'trash';
   }
 
-  async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {
     const now = new Date();
     const item = await this.requireItem(ref);
     ctx.subject = item;
@@ -123,7 +123,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields>
   }
 
   /** Moves the item to the trash and unlinks it from every event (spec §5.7, §11.7). */
-  async remove(ref: ItemRef, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(ref: ItemRef, ctx: RequestContext): Promise<R> {
     const item = await this.requireItem(ref);
     ctx.subject = item;
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);

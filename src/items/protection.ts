@@ -39,13 +39,14 @@ const REDACTED: Record<string, unknown> = {
 
 /**
  * The redacted form of an item object: each present key of the list gets its replacement in place.
- * `extra` adds replacements for one kind (an event's `venue`, `organizer`, `cost_details`).
+ * `extra` adds replacements for one kind (an event's `venue`, `organizer`, `cost_details`). The
+ * response classes admit the replacement values (blank texts, `false` image, `null` flags).
  */
-export function redact(payload: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const replacements = { ...REDACTED, ...extra };
+export function redact<T extends object>(payload: T, extra: Partial<T> = {}): T {
+  const replacements: Record<string, unknown> = { ...REDACTED, ...extra };
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
     result[key] = Object.prototype.hasOwnProperty.call(replacements, key) ? structuredClone(replacements[key]) : value;
   }
-  return result;
+  return result as T;
 }

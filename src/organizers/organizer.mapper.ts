@@ -1,14 +1,15 @@
 import { renderRichText } from '../common/text/html.js';
-import { encodeEmailEntities, esc, jsonLdText } from '../common/text/json-ld.js';
-import type { ImagePayload } from '../images/images.service.js';
-import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
+import { encodeEmailEntities, esc, jsonLdText, type JsonLd } from '../common/text/json-ld.js';
+import type { ImageResponse } from '../images/image.response.js';
+import { globalId, itemDates, itemUrl, nonEmpty, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
 import type { OrganizerEntity } from './organizer.entity.js';
+import type { OrganizerResponse } from './organizer.response.js';
 
 export const ORGANIZER_SHAPE: ItemKindShape = { pagePath: 'organizer', postType: 'tribe_organizer' };
 
 /** schema.org Person (spec §8.10); the e-mail is written as character references. */
-export function organizerJsonLd(organizer: OrganizerEntity, image: ImagePayload | undefined): Record<string, unknown> {
-  const jsonLd: Record<string, unknown> = {
+export function organizerJsonLd(organizer: OrganizerEntity, image: ImageResponse | undefined): JsonLd {
+  const jsonLd: JsonLd = {
     '@type': 'Person',
     name: esc(organizer.name),
     description: jsonLdText(renderRichText(organizer.excerpt), renderRichText(organizer.description)),
@@ -24,30 +25,27 @@ export function organizerJsonLd(organizer: OrganizerEntity, image: ImagePayload 
 /** The organizer object of spec §8.4; empty text fields are left out. */
 export function toOrganizerPayload(
   organizer: OrganizerEntity,
-  image: ImagePayload | undefined,
+  image: ImageResponse | undefined,
   site: SiteLinks,
   withJsonLd: boolean,
-): Record<string, unknown> {
-  const payload: Record<string, unknown> = {
+): OrganizerResponse {
+  const id = globalId(organizer.id, site);
+  return {
     id: organizer.id,
     author: String(organizer.authorId),
     status: organizer.status,
     ...itemDates(organizer, site),
     url: itemUrl(ORGANIZER_SHAPE, organizer, site),
     organizer: organizer.name,
+    ...nonEmpty('description', renderRichText(organizer.description)),
+    ...nonEmpty('excerpt', renderRichText(organizer.excerpt)),
+    slug: organizer.slug,
+    ...(image ? { image } : {}),
+    ...nonEmpty('phone', organizer.phone),
+    ...nonEmpty('website', organizer.website),
+    ...nonEmpty('email', organizer.email),
+    ...(withJsonLd ? { json_ld: organizerJsonLd(organizer, image) } : {}),
+    global_id: id,
+    global_id_lineage: [id],
   };
-  const optional = (key: string, value: string) => {
-    if (value) payload[key] = value;
-  };
-  optional('description', renderRichText(organizer.description));
-  optional('excerpt', renderRichText(organizer.excerpt));
-  payload.slug = organizer.slug;
-  if (image) payload.image = image;
-  optional('phone', organizer.phone);
-  optional('website', organizer.website);
-  optional('email', organizer.email);
-  if (withJsonLd) payload.json_ld = organizerJsonLd(organizer, image);
-  payload.global_id = globalId(organizer.id, site);
-  payload.global_id_lineage = [payload.global_id];
-  return payload;
 }

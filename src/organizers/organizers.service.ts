@@ -4,12 +4,13 @@ import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateOrganizerDto } from './dto/update-organizer.dto.js';
 import { OrganizerEntity } from './organizer.entity.js';
+import type { OrganizerResponse } from './organizer.response.js';
 import { toOrganizerPayload } from './organizer.mapper.js';
 
 const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
 
 @Injectable()
-export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto> {
+export class OrganizersService extends LinkedItemsService<OrganizerEntity, UpdateOrganizerDto, OrganizerResponse> {
   constructor(deps: LinkedItemDeps) {
     super(
       {

@@ -7,6 +7,7 @@ import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
+import type { EventTermResponse } from './term.response.js';
 import { compareText, termView, type AnyTerm } from './term-tree.js';
 
 export interface TaxonomyDefinition extends TaxonomyShape {
@@ -48,8 +49,8 @@ export class TermAssignments {
   }
 
   /** Embedded term objects of events, keyed by event id, sorted by name then id (spec §8.2). */
-  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, Record<string, unknown>[]>> {
-    const result = new Map<number, Record<string, unknown>[]>();
+  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, EventTermResponse[]>> {
+    const result = new Map<number, EventTermResponse[]>();
     if (eventIds.length === 0) return result;
     const runner = manager ?? this.dataSource.manager;
     const links = await runner
@@ -74,6 +75,7 @@ export class TermAssignments {
     }
     return result;
   }
+
   /** Event writes name terms by id or by name/slug; unknown ids are refused (spec §11.4). */
   async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
     const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
@@ -82,6 +84,7 @@ export class TermAssignments {
     const unknown = ids.find((id) => !found.has(id));
     if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
   }
+
   /** Term ids for an event write: ids as given, names matched by slug or name, new terms created. */
   async resolveEventRefs(manager: EntityManager, refs: string[]): Promise<number[]> {
     const ids: number[] = [];
@@ -101,6 +104,7 @@ export class TermAssignments {
     }
     return ids;
   }
+
   /**
    * Locks terms an event write is about to link (MySQL/MariaDB). The link's foreign key would
    * otherwise take a shared lock on each term, and two writers holding one would both wait to raise
@@ -117,6 +121,7 @@ export class TermAssignments {
         .orderBy('t.id'),
     ).getRawMany();
   }
+
   protected async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
@@ -126,6 +131,7 @@ export class TermAssignments {
     );
     return id;
   }
+
   /** Ids of the given terms and, for hierarchies, of all their descendants (list filters, spec §9.4). */
   async withDescendants(ids: number[]): Promise<number[]> {
     if (!this.definition.hierarchical) return ids;
@@ -143,6 +149,7 @@ export class TermAssignments {
     }
     return [...result];
   }
+
   /** Ids or slugs (all-digit items are ids) of this taxonomy; unknown ones are reported under `param`. */
   resolveRefs(refs: string[], terms: AnyTerm[], param: string, problems: ParamProblems): number[] {
     const ids: number[] = [];
@@ -155,6 +162,7 @@ export class TermAssignments {
     }
     return ids;
   }
+
   protected async termIdsOfEvent(eventId: number): Promise<number[]> {
     const rows = await this.dataSource
       .createQueryBuilder()

@@ -1,4 +1,5 @@
 import type { TermEntity } from './term.entity.js';
+import type { EventTermResponse, TermResponse, TermUrlsResponse } from './term.response.js';
 
 /** How one taxonomy appears on the wire. */
 export interface TaxonomyShape {
@@ -16,43 +17,44 @@ export interface TermView {
   url: string;
 }
 
-export interface TermLinks {
-  self: string;
-  collection: string;
-  up?: string;
-}
-
-function urlsOf(shape: TaxonomyShape, api: string, view: TermView): TermLinks {
+function urlsOf(shape: TaxonomyShape, api: string, view: TermView): TermUrlsResponse {
   const collection = `${api}/${shape.resource}`;
-  const urls: TermLinks = { self: `${collection}/${view.term.id}`, collection };
+  const urls: TermUrlsResponse = { self: `${collection}/${view.term.id}`, collection };
   const parent = view.term.parentId ?? 0;
   if (shape.hierarchical && parent !== 0) urls.up = `${collection}/${parent}`;
   return urls;
 }
 
 /** Shape (b) of spec §8.5: the term as `/categories` and `/tags` return it. */
-export function toTermPayload(shape: TaxonomyShape, api: string, view: TermView, withLinks: boolean): Record<string, unknown> {
+export function toTermPayload(shape: TaxonomyShape, api: string, view: TermView, withLinks: boolean): TermResponse {
   const urls = urlsOf(shape, api, view);
-  const payload: Record<string, unknown> = {
+  return {
     id: view.term.id,
     count: view.count,
     description: view.term.description,
     name: view.term.name,
     slug: view.term.slug,
     taxonomy: shape.wireTaxonomy,
+    ...(shape.hierarchical ? { parent: view.term.parentId ?? 0 } : {}),
+    meta: [],
+    url: view.url,
+    urls,
+    ...(withLinks ? { _links: linkObjects(urls) } : {}),
   };
-  if (shape.hierarchical) payload.parent = view.term.parentId ?? 0;
-  payload.meta = [];
-  payload.url = view.url;
-  payload.urls = urls;
-  if (withLinks) {
-    payload._links = Object.fromEntries(Object.entries(urls).map(([rel, href]) => [rel, [{ href }]]));
+}
+
+/** `{self: [{href}], collection: [{href}], up?: [{href}]}`: the links in link-object form. */
+function linkObjects(urls: TermUrlsResponse): TermResponse['_links'] {
+  const links: TermResponse['_links'] = {};
+  for (const rel of Object.keys(urls) as Array<keyof TermUrlsResponse>) {
+    const href = urls[rel];
+    if (href !== undefined) links[rel] = [{ href }];
   }
-  return payload;
+  return links;
 }
 
 /** Shape (a) of spec §8.5: the term embedded in an event. */
-export function toEventTermPayload(shape: TaxonomyShape, api: string, view: TermView): Record<string, unknown> {
+export function toEventTermPayload(shape: TaxonomyShape, api: string, view: TermView): EventTermResponse {
   return {
     name: view.term.name,
     slug: view.term.slug,

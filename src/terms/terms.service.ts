@@ -15,6 +15,7 @@ import type { TermDeps } from './term-deps.js';
 import type { TermEvents } from './term-events.js';
 import { TermIdEntity } from './term-id.entity.js';
 import { toTermPayload } from './term.mapper.js';
+import type { TermResponse } from './term.response.js';
 import { isSelfOrDescendant, sortTerms, termView, usedTermIds, type AnyTerm, type TermListQuery } from './term-tree.js';
 
 /**
@@ -100,7 +101,7 @@ export class TermsService extends TermAssignments {
     return this.payload(term, ctx, true);
   }
 
-  async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: TermResponse }> {
     await this.validateWrite(input, null);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
@@ -130,7 +131,7 @@ export class TermsService extends TermAssignments {
     return { id, body: await this.payload(await this.requireTerm(id), ctx, true) };
   }
 
-  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
     const term = await this.requireTerm(id);
     await this.validateWrite(input, term);
     this.assertMayManage(ctx);
@@ -154,7 +155,7 @@ export class TermsService extends TermAssignments {
   }
 
   /** Permanent removal: links to events go, direct children move up to the removed term's parent. */
-  async remove(id: number, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async remove(id: number, ctx: RequestContext): Promise<TermResponse> {
     const term = await this.requireTerm(id);
     this.assertMayManage(ctx);
     const before = await this.payload(term, ctx, false);

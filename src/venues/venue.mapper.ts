@@ -1,8 +1,9 @@
 import { renderRichText } from '../common/text/html.js';
-import { esc, jsonLdText } from '../common/text/json-ld.js';
-import type { ImagePayload } from '../images/images.service.js';
-import { globalId, itemDates, itemUrl, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
+import { esc, jsonLdText, type JsonLd } from '../common/text/json-ld.js';
+import type { ImageResponse } from '../images/image.response.js';
+import { globalId, itemDates, itemUrl, nonEmpty, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
 import type { VenueEntity } from './venue.entity.js';
+import type { VenueResponse } from './venue.response.js';
 
 export const VENUE_SHAPE: ItemKindShape = { pagePath: 'venue', postType: 'tribe_venue' };
 const US_COUNTRIES = new Set(['us', 'usa', 'united states', 'united states of america']);
@@ -18,8 +19,8 @@ export function hasCoordinates(venue: Pick<VenueEntity, 'geoLat' | 'geoLng'>): b
 }
 
 /** schema.org Place (spec §8.10). */
-export function venueJsonLd(venue: VenueEntity, image: ImagePayload | undefined): Record<string, unknown> {
-  const address: Record<string, unknown> = { '@type': 'PostalAddress' };
+export function venueJsonLd(venue: VenueEntity, image: ImageResponse | undefined): JsonLd {
+  const address: Record<string, string> = { '@type': 'PostalAddress' };
   const parts: Array<[string, string]> = [
     ['streetAddress', venue.address],
     ['addressLocality', venue.city],
@@ -28,7 +29,7 @@ export function venueJsonLd(venue: VenueEntity, image: ImagePayload | undefined)
     ['addressCountry', venue.country],
   ];
   for (const [key, value] of parts) if (value) address[key] = value;
-  const jsonLd: Record<string, unknown> = {
+  const jsonLd: JsonLd = {
     '@type': 'Place',
     name: esc(venue.name),
     description: jsonLdText(renderRichText(venue.excerpt), renderRichText(venue.description)),
@@ -43,44 +44,33 @@ export function venueJsonLd(venue: VenueEntity, image: ImagePayload | undefined)
 }
 
 /** The venue object of spec §8.3; empty text fields are left out. */
-export function toVenuePayload(
-  venue: VenueEntity,
-  image: ImagePayload | undefined,
-  site: SiteLinks,
-  withJsonLd: boolean,
-): Record<string, unknown> {
-  const payload: Record<string, unknown> = {
+export function toVenuePayload(venue: VenueEntity, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean): VenueResponse {
+  const id = globalId(venue.id, site);
+  return {
     id: venue.id,
     author: String(venue.authorId),
     status: venue.status,
     ...itemDates(venue, site),
     url: itemUrl(VENUE_SHAPE, venue, site),
     venue: venue.name,
+    ...nonEmpty('description', renderRichText(venue.description)),
+    ...nonEmpty('excerpt', renderRichText(venue.excerpt)),
+    slug: venue.slug,
+    ...(image ? { image } : {}),
+    ...nonEmpty('address', venue.address),
+    ...nonEmpty('city', venue.city),
+    ...nonEmpty('country', venue.country),
+    ...nonEmpty('province', venue.province),
+    ...nonEmpty('state', venue.state),
+    ...nonEmpty('zip', venue.zip),
+    ...nonEmpty('phone', venue.phone),
+    ...nonEmpty('website', venue.website),
+    ...nonEmpty('stateprovince', effectiveStateProvince(venue)),
+    ...(hasCoordinates(venue) ? { geo_lat: venue.geoLat as number, geo_lng: venue.geoLng as number } : {}),
+    ...(withJsonLd ? { json_ld: venueJsonLd(venue, image) } : {}),
+    show_map: venue.showMap,
+    show_map_link: venue.showMapLink,
+    global_id: id,
+    global_id_lineage: [id],
   };
-  const optional = (key: string, value: string) => {
-    if (value) payload[key] = value;
-  };
-  optional('description', renderRichText(venue.description));
-  optional('excerpt', renderRichText(venue.excerpt));
-  payload.slug = venue.slug;
-  if (image) payload.image = image;
-  optional('address', venue.address);
-  optional('city', venue.city);
-  optional('country', venue.country);
-  optional('province', venue.province);
-  optional('state', venue.state);
-  optional('zip', venue.zip);
-  optional('phone', venue.phone);
-  optional('website', venue.website);
-  optional('stateprovince', effectiveStateProvince(venue));
-  if (hasCoordinates(venue)) {
-    payload.geo_lat = venue.geoLat;
-    payload.geo_lng = venue.geoLng;
-  }
-  if (withJsonLd) payload.json_ld = venueJsonLd(venue, image);
-  payload.show_map = venue.showMap;
-  payload.show_map_link = venue.showMapLink;
-  payload.global_id = globalId(venue.id, site);
-  payload.global_id_lineage = [payload.global_id];
-  return payload;
 }

@@ -4,12 +4,13 @@ import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
 import type { UpdateVenueDto } from './dto/update-venue.dto.js';
 import { VenueEntity } from './venue.entity.js';
+import type { VenueResponse } from './venue.response.js';
 import { toVenuePayload } from './venue.mapper.js';
 
 const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'] as const;
 
 @Injectable()
-export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto> {
+export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDto, VenueResponse> {
   constructor(deps: LinkedItemDeps) {
     super(
       {

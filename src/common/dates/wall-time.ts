@@ -1,4 +1,5 @@
 import { DateTime, type Zone } from 'luxon';
+import type { DateDetailsResponse } from './date-details.response.js';
 import { formatWall, parseWall } from './wall-clock.js';
 import { toLuxonZone } from './zones.js';
 
@@ -70,17 +71,8 @@ export function isoWithOffset(wall: string, zone: string): string {
   return `${local.toFormat("yyyy-MM-dd'T'HH:mm:ss")}${offset}`;
 }
 
-export interface DateDetails {
-  year: string;
-  month: string;
-  day: string;
-  hour: string;
-  minutes: string;
-  seconds: string;
-}
-
 /** The parts of a `YYYY-MM-DD HH:MM:SS` string, without any zone conversion (spec 8.7). */
-export function dateDetails(wall: string): DateDetails {
+export function dateDetails(wall: string): DateDetailsResponse {
   parseWall(wall);
   return {
     year: wall.slice(0, 4),

@@ -1,4 +1,5 @@
 import type { ListsConfig } from '../../config/app-config.js';
+import type { ListPageLinks } from './list-page.response.js';
 import type { PageQueryDto } from './page-query.dto.js';
 
 export interface Paging {
@@ -20,12 +21,7 @@ export type LinkValue = string | number | boolean | ReadonlyArray<string | numbe
  * `rest_url`, `next_rest_url` and `previous_rest_url` (spec §9.3): the list route with a trailing slash
  * and the effective parameters in a fixed order, form-encoded; lists joined with commas, booleans 1/0.
  */
-export function listLinks(
-  collectionUrl: string,
-  paging: Paging,
-  totalPages: number,
-  params: Array<[string, LinkValue]>,
-): { rest_url: string; next_rest_url?: string; previous_rest_url?: string } {
+export function listLinks(collectionUrl: string, paging: Paging, totalPages: number, params: Array<[string, LinkValue]>): ListPageLinks {
   const pairs: Array<[string, string]> = [];
   for (const [name, value] of params) {
     if (value === undefined || value === null) continue;
@@ -35,7 +31,7 @@ export function listLinks(
   const encode = (list: Array<[string, string]>) => new URLSearchParams(list).toString();
   const base = `${collectionUrl}/`;
   const withoutPage = [['per_page', String(paging.perPage)] as [string, string], ...pairs];
-  const links: { rest_url: string; next_rest_url?: string; previous_rest_url?: string } = {
+  const links: ListPageLinks = {
     rest_url: `${base}?${encode([['page', String(paging.page)], ...withoutPage])}`,
   };
   if (paging.page < totalPages) links.next_rest_url = `${base}?${encode([...withoutPage, ['page', String(paging.page + 1)]])}`;

@@ -8,6 +8,13 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '\n': '\\n',
 };
 
+/** A schema.org object of spec §8.10 (`Event`, `Place`, `Person`, ...): its type, then keys in emission order. */
+export interface JsonLd {
+  '@context'?: string;
+  '@type': string;
+  [key: string]: unknown;
+}
+
 /**
  * esc(x) of spec 8.10: `& < > "` become entities and every line break becomes the two characters
  * backslash and `n`. Existing entities are escaped again (`&amp;` → `&amp;amp;`), as the spec says.

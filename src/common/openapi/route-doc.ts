@@ -1,0 +1,107 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ErrorResponse } from '../errors/error.response.js';
+import { listPageResponse } from '../paging/list-page.response.js';
+import { schemaClosure } from './response-schema.js';
+
+/**
+ * English summary, description and documented answers of every operation (spec §13.2), in one
+ * place so controllers stay thin. Other editions translate these texts.
+ */
+export type RouteKind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type RouteOperation = 'list' | 'create' | 'read' | 'readBySlug' | 'update' | 'updateBySlug' | 'delete' | 'deleteBySlug';
+
+const NOUN: Record<RouteKind, { one: string; many: string }> = {
+  events: { one: 'event', many: 'events' },
+  venues: { one: 'venue', many: 'venues' },
+  organizers: { one: 'organizer', many: 'organizers' },
+  categories: { one: 'category', many: 'categories' },
+  tags: { one: 'tag', many: 'tags' },
+};
+
+const RESPONSE_TEXT: Record<number, string> = {
+  200: 'The request succeeded.',
+  201: 'The record was created.',
+  400: 'A parameter is missing or invalid.',
+  401: 'Authentication is required.',
+  403: 'The requester is not allowed to do this.',
+  404: 'The record or page does not exist.',
+  410: 'The record is already in the trash.',
+  500: 'The record could not be stored.',
+};
+
+const TERMS = new Set<RouteKind>(['categories', 'tags']);
+
+function codes(kind: RouteKind, operation: RouteOperation): number[] {
+  const isEvent = kind === 'events';
+  const isTerm = TERMS.has(kind);
+  switch (operation) {
+    case 'list':
+      return isTerm ? [200, 400] : [200, 400, 404];
+    case 'create':
+      return [201, 400, 401, 403];
+    case 'read':
+    case 'readBySlug':
+      return isTerm ? [200, 400] : isEvent ? [200, 400, 403, 404] : [200, 400, 403];
+    case 'update':
+    case 'updateBySlug':
+      return isEvent ? [200, 201, 400, 401, 403, 404] : [200, 201, 400, 401, 403];
+    default:
+      return isTerm ? [200, 400, 401, 403] : isEvent ? [200, 400, 401, 403, 404, 410, 500] : [200, 400, 401, 403, 410, 500];
+  }
+}
+
+function texts(kind: RouteKind, operation: RouteOperation): { summary: string; description: string } {
+  const { one, many } = NOUN[kind];
+  const trash = TERMS.has(kind)
+    ? 'The term is deleted permanently and returned as it was.'
+    : 'The record is moved to the trash and returned.';
+  switch (operation) {
+    case 'list':
+      return {
+        summary: `List ${many}`,
+        description: `Returns a page of ${many} matching the filters, with links to the neighbouring pages.`,
+      };
+    case 'create':
+      return { summary: `Create a ${one}`, description: `Creates a ${one} and returns it.` };
+    case 'read':
+      return { summary: `Read a ${one}`, description: `Returns the ${one} with this ID.` };
+    case 'readBySlug':
+      return { summary: `Read a ${one} by slug`, description: `Returns the ${one} with this slug.` };
+    case 'update':
+      return {
+        summary: `Update a ${one}`,
+        description: `Changes the fields sent and returns the ${one}; fields not sent keep their values.`,
+      };
+    case 'updateBySlug':
+      return {
+        summary: `Update a ${one} by slug`,
+        description: `Changes the fields sent of the ${one} with this slug; fields not sent keep their values.`,
+      };
+    case 'delete':
+      return { summary: `Delete a ${one}`, description: trash };
+    case 'deleteBySlug':
+      return { summary: `Delete a ${one} by slug`, description: trash };
+  }
+}
+
+/**
+ * Documents one operation: texts, path parameter, answers and their schemas. `response` is the class
+ * of the record the route answers with (a list answers with a page of them); it and every class it
+ * references become schemas of the document.
+ */
+export function RouteDoc(kind: RouteKind, operation: RouteOperation, response: Type): MethodDecorator {
+  const { one } = NOUN[kind];
+  const success = operation === 'list' ? listPageResponse(kind, response) : response;
+  const decorators: MethodDecorator[] = [ApiOperation(texts(kind, operation)), ApiExtraModels(...schemaClosure(success), ErrorResponse)];
+  if (['read', 'update', 'delete'].includes(operation)) {
+    decorators.push(ApiParam({ name: 'id', type: 'integer', required: true, description: `ID of the ${one}.` }));
+  } else if (['readBySlug', 'updateBySlug', 'deleteBySlug'].includes(operation)) {
+    decorators.push(ApiParam({ name: 'slug', type: 'string', required: true, description: `Slug of the ${one}.` }));
+  }
+  for (const status of codes(kind, operation)) {
+    const schema = status === 200 || status === 201 ? success : ErrorResponse;
+    decorators.push(ApiResponse({ status, description: RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(schema) } }));
+  }
+  return applyDecorators(...decorators);
+}
