@@ -75,16 +75,20 @@ describe('categories', () => {
     expect(badType.body.data.details.parent.code).toBe('rest_invalid_type');
   });
 
-  it('refuses duplicate names with term_exists and duplicate slugs with duplicate_term_slug', async () => {
+  it('refuses duplicate names with term_exists, suffixes a taken slug on create and refuses it on update', async () => {
     const first = await create({ name: 'Music' });
     const again = await create({ name: 'MUSIC' });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ code: 'term_exists', data: { status: 400, term_id: first.body.id } });
     const slug = await create({ name: 'Concerts', slug: 'music' });
-    expect(slug.body.code).toBe('duplicate_term_slug');
+    expect(slug.status).toBe(201);
+    expect(slug.body.slug).toBe('music-2');
     const generated = await create({ name: 'Music!', parent: first.body.id });
     expect(generated.status).toBe(201);
-    expect(generated.body.slug).toBe('music-2');
+    expect(generated.body.slug).toBe('music-3');
+    const renamed = await t.http().patch(`${API}/categories/${slug.body.id}`).set('Authorization', admin).send({ slug: 'music' });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.code).toBe('duplicate_term_slug');
   });
 
   it('applies the capability table: authors manage categories, contributors and anonymous do not', async () => {

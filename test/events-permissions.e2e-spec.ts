@@ -196,12 +196,26 @@ describe('events: permissions, statuses per role and order of checks (§4.5, §4
       const own = await bySlug('patch', basic(otherContributor), { title: 'Mine to change' });
       expect(own.status).toBe(200);
       expect(own.body.title).toBe('Mine to change');
-      expectError(
-        await t.http().put(`${API}/events/by-slug/no-such-slug`).set('Authorization', basic(subscriber)).send({ title: 'x' }),
-        400,
-        'rest_invalid_param',
-        ['slug'],
-      );
+      // an update by an unknown slug: checks, then permission, then 404 (spec §3.2, §11.5)
+      const unknownSlug = (auth: string | null, body: object = { title: 'x' }) => {
+        const request = t.http().put(`${API}/events/by-slug/no-such-slug`);
+        return (auth ? request.set('Authorization', auth) : request).send(body);
+      };
+      expectError(await unknownSlug(basic(subscriber)), 403, 'rest_forbidden');
+      expectError(await unknownSlug(null), 401, 'rest_forbidden');
+      expectError(await unknownSlug(basic(author), { website: 'foo' }), 400, 'rest_invalid_param', ['website']);
+      for (const method of ['post', 'put', 'patch'] as const) {
+        const res = await t.http()[method](`${API}/events/by-slug/no-such-slug`).set('Authorization', basic(author)).send({ title: 'x' });
+        expect(res.body).toEqual({
+          code: 'rest-event-not-found',
+          message: 'There is no event with the slug "no-such-slug".',
+          data: { status: 404 },
+        });
+      }
+      const german = await t.http().patch(`/de${API}/events/by-slug/no-such-slug`).set('Authorization', ADMIN_AUTH).send({ title: 'x' });
+      expect(german.body.message).toBe('Es gibt keine Veranstaltung mit dem Slug „no-such-slug“.');
+      expectError(await ev.get('by-slug/no-such-slug', ADMIN_AUTH), 400, 'rest_invalid_param', ['slug']);
+      expectError(await ev.remove('by-slug/no-such-slug', ADMIN_AUTH), 400, 'rest_invalid_param', ['slug']);
     });
 
     it('checks existence after permission for unknown ids, and validation before permission', async () => {

@@ -5,7 +5,7 @@ import { canCreate, canWriteItem } from '../common/auth/permissions.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
-import { ItemErrorCode } from '../common/errors/error-codes.js';
+import { ErrorCode, ItemErrorCode, MESSAGE_VARIANTS } from '../common/errors/error-codes.js';
 import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-errors.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { CategoriesService } from '../categories/categories.service.js';
@@ -80,7 +80,7 @@ export class EventsService {
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<EventResponse> {
     const now = new Date();
-    const target = await this.itemForPermission(ref);
+    const target = await this.itemForPermission(ref, 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(
@@ -92,6 +92,8 @@ export class EventsService {
     );
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
+    if (target === null && 'slug' in ref)
+      throw new ApiError(404, ErrorCode.EventNotFound, { slug: ref.slug }, { messageKey: MESSAGE_VARIANTS.eventNotFoundBySlug });
     const event = await this.reads.requireEvent(ref);
     const user = ctx.user as AuthUser;
     await this.writing('update', () =>
@@ -112,7 +114,7 @@ export class EventsService {
   }
 
   async remove(ref: ItemRef, ctx: RequestContext): Promise<EventResponse> {
-    const target = await this.itemForPermission(ref);
+    const target = await this.itemForPermission(ref, 'delete');
     if (target && target.kind === 'event') ctx.subject = target.event;
     this.assertMayWrite(target, ctx.user);
     const event = await this.reads.requireEvent(ref);
@@ -142,6 +144,7 @@ export class EventsService {
    */
   private async itemForPermission(
     ref: ItemRef,
+    operation: 'update' | 'delete',
   ): Promise<
     | { kind: 'event'; event: EventEntity }
     | { kind: 'other'; item: { authorId: number; status: ItemStatus; preTrashStatus: ItemStatus | null } }
@@ -149,8 +152,10 @@ export class EventsService {
   > {
     if ('slug' in ref) {
       const event = await this.dataSource.getRepository(EventEntity).findOneBy({ slug: ref.slug });
-      if (!event) throw ApiError.invalidParam('slug', 'unknown_event_slug');
-      return { kind: 'event', event };
+      if (event) return { kind: 'event', event };
+      // an update by an unknown slug goes on as one by an unknown id (404 after the checks); a delete is 400 (spec §3.2)
+      if (operation === 'update') return null;
+      throw ApiError.invalidParam('slug', 'unknown_event_slug');
     }
     const kind = await this.items.kindOf(ref.id);
     if (kind === 'event') {

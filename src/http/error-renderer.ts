@@ -30,5 +30,5 @@ export function renderError(error: ApiError, translator: Translator, lang: strin
     data.details = Object.keys(details).length > 0 ? details : [];
   }
   if (termId !== undefined) data.term_id = termId;
-  return { code: error.code, message: translator.t(lang, `errors:${error.code}`, inert(error.args)), data };
+  return { code: error.code, message: translator.t(lang, `errors:${error.extra.messageKey ?? error.code}`, inert(error.args)), data };
 }

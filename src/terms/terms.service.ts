@@ -109,13 +109,13 @@ export class TermsService extends TermAssignments {
     const description = input.description === undefined ? '' : stripTags(input.description);
     const parentId = this.definition.hierarchical ? ((input.parent as number | undefined) ?? 0) : undefined;
     await this.assertNameFree(name, parentId, null);
+    // a sent slug that another term holds is suffixed, like a generated one (spec §3.3, §11.9)
     const wantedSlug = input.slug === undefined ? undefined : sanitizeSlug(input.slug);
-    if (wantedSlug !== undefined) await this.assertSlugFree(wantedSlug, null);
 
     const id = await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
         const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
-        const slug = wantedSlug ?? (await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null));
+        const slug = await freeSlug(manager, this.tableName, wantedSlug ?? (sanitizeSlug(name) || String(id)), null);
         const term = manager.create(this.definition.entity, {
           id,
           name,

@@ -14,6 +14,8 @@ export interface ApiErrorExtra {
   missing?: string[];
   termId?: number;
   retryAfterSeconds?: number;
+  /** A variant of the code's message: a key of `errors.json` that starts with the code (see `MESSAGE_VARIANTS`). */
+  messageKey?: string;
 }
 
 /**

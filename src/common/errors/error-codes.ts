@@ -67,3 +67,9 @@ export const ALL_ERROR_CODES: readonly ErrorCode[] = [
     ...(['create', 'update', 'delete'] as const).map((operation) => ItemErrorCode.couldNot(operation, kind)),
   ]),
 ];
+
+/** Messages a code has besides its own, keyed `<code>_<variant>` in every `errors.json`. */
+export const MESSAGE_VARIANTS = {
+  /** `rest-event-not-found` for an update by slug (spec §3.2). */
+  eventNotFoundBySlug: `${ErrorCode.EventNotFound}_slug`,
+} as const;

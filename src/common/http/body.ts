@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import qs from 'qs';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
+import { markFormLists } from '../validation/form-lists.js';
 
 /** Bracket notation for query strings and form bodies (spec §7.2). */
 export const QS_OPTIONS: qs.IParseOptions = {
@@ -15,7 +16,7 @@ export const QS_OPTIONS: qs.IParseOptions = {
 };
 
 export function parseQueryString(text: string): Record<string, unknown> {
-  return withoutReservedKeys(qs.parse(text, QS_OPTIONS)) as Record<string, unknown>;
+  return markFormLists(withoutReservedKeys(qs.parse(text, QS_OPTIONS)) as Record<string, unknown>);
 }
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -25,8 +26,8 @@ const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * library downstream mistakes them for a class or prototype.
  */
 export function withoutReservedKeys(value: unknown, depth = 0): unknown {
-  if (Array.isArray(value)) return value.map((item) => withoutReservedKeys(item, depth + 1));
   if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutReservedKeys(item, depth + 1));
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (!RESERVED_KEYS.has(key)) result[key] = withoutReservedKeys(child, depth + 1);
@@ -64,22 +65,38 @@ function parseJsonObject(raw: Buffer): Record<string, unknown> {
   } catch {
     throw new ApiError(400, ErrorCode.InvalidJson);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || depthOf(value) > MAX_JSON_DEPTH) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !isStorableJson(value)) {
     throw new ApiError(400, ErrorCode.InvalidJson);
   }
   return withoutReservedKeys(value) as Record<string, unknown>;
 }
 
-function depthOf(value: unknown, depth = 1): number {
-  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return depth - 1;
-  let deepest = depth;
-  for (const child of Object.values(value)) {
-    if (child !== null && typeof child === 'object') deepest = Math.max(deepest, depthOf(child, depth + 1));
+/**
+ * Whether a parsed JSON value nests at most {@link MAX_JSON_DEPTH} levels and every string in it
+ * (keys included) is well-formed Unicode: an unpaired surrogate escape (`"\ud800"`) is not text and
+ * cannot be stored as UTF-8. Walked with a stack, so no input can overflow the call stack.
+ */
+/** A surrogate code unit that is not half of a pair (with the `u` flag, pairs are one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export function isStorableJson(root: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return false;
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) return false;
+    for (const [key, child] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) return false;
+      stack.push([child, depth + 1]);
+    }
   }
-  return deepest;
+  return true;
 }
 
-/** Fields of a multipart body, read with the form rules; files are ignored. */
 function parseMultipart(raw: Buffer, contentType: string): Promise<Record<string, unknown>> {
   return new Promise((resolve) => {
     const pairs: string[] = [];

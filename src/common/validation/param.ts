@@ -1,3 +1,4 @@
+import { isFormList } from './form-lists.js';
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -33,8 +34,10 @@ export function Param<T>(parse: ParamParser<T>, options: ParamOptions = {}): Pro
     options.hidden ? ApiHideProperty() : ApiProperty({ ...options.schema, required: options.required ?? false } as ApiPropertyOptions),
     // A create DTO redeclares some fields of its update DTO; both transforms then run, so a value
     // that was already refused stays refused.
-    Transform(({ value, key }: { value: unknown; key: string }) =>
-      value === undefined || value instanceof Invalid ? value : parse(value, key),
+    // class-transformer hands over a copy of arrays; the parser gets the original when it is a form
+    // list, whose mark tells a repeated key from a JSON array (form-lists.ts)
+    Transform(({ value, key, obj }: { value: unknown; key: string; obj: Record<string, unknown> }) =>
+      value === undefined || value instanceof Invalid ? value : parse(Array.isArray(value) && isFormList(obj[key]) ? obj[key] : value, key),
     ),
     ValidateBy({
       name: 'param',

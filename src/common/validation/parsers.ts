@@ -1,3 +1,4 @@
+import { isFormList } from './form-lists.js';
 import { Invalid, type ParamParser } from './param.js';
 import { DetailsCode } from '../errors/error-codes.js';
 
@@ -10,9 +11,12 @@ export const MAX_LIST_ITEMS = 100;
 export const typeErrorFor = (key: string, param: string) => new Invalid({ key, args: { param }, detailsCode: DetailsCode.InvalidType });
 const typeError = typeErrorFor;
 
-/** For parameters that are not lists, a repeated key means the last value wins (spec §7.2). */
+/**
+ * For parameters that are not lists, a repeated key of a form or query string means the last value
+ * wins (spec §7.2); a JSON array stays an array, which such a parameter refuses (spec §7.3).
+ */
 export function lastValue(raw: unknown): unknown {
-  return Array.isArray(raw) && raw.length > 0 ? raw[raw.length - 1] : raw;
+  return isFormList(raw) && raw.length > 0 ? raw[raw.length - 1] : raw;
 }
 
 /** `page`, `per_page`: digits only, at least 1. */
@@ -86,13 +90,14 @@ export interface TextOptions {
   nonEmpty?: boolean;
 }
 
-/** A string (numbers are accepted and written as decimals), trimmed, within `max` characters. */
+/** A string, trimmed, within `max` characters. */
 export function text(options: TextOptions): ParamParser<string> {
   return (raw, param) => {
     const value = lastValue(raw);
     if (value === null || value === undefined) return options.nonEmpty ? new Invalid({ key: 'not_empty' }) : '';
-    if (typeof value !== 'string' && typeof value !== 'number') return typeError('string', param);
-    const result = String(value).trim();
+    // JSON numbers, booleans, objects and arrays are not text (spec §7.3)
+    if (typeof value !== 'string') return typeError('string', param);
+    const result = value.trim();
     if (options.nonEmpty && result === '') return new Invalid({ key: 'not_empty' });
     if ([...result].length > options.max) return new Invalid({ key: 'too_long', args: { max: options.max } });
     return result;
@@ -101,8 +106,9 @@ export function text(options: TextOptions): ParamParser<string> {
 
 /** One of a closed set of words, case-insensitive; the lower-cased word is kept. */
 export function oneOf<T extends string>(values: readonly T[]): ParamParser<T> {
-  return (raw) => {
+  return (raw, param) => {
     const value = lastValue(raw);
+    if (value !== null && value !== undefined && typeof value !== 'string') return typeError('string', param);
     const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
     if (word === undefined || !(values as readonly string[]).includes(word)) {
       return new Invalid({ key: 'one_of', args: { values: values.join(', ') } });
@@ -158,8 +164,9 @@ export const nonEmptyStringList: ParamParser<string[]> = (raw, param) => {
 export const anyValue: ParamParser<unknown> = (raw) => raw;
 
 /** `status` on writes: one of the writable statuses, any case (spec §5.2). */
-export const writableStatus: ParamParser<'publish' | 'future' | 'draft' | 'pending' | 'private'> = (raw) => {
+export const writableStatus: ParamParser<'publish' | 'future' | 'draft' | 'pending' | 'private'> = (raw, param) => {
   const value = lastValue(raw);
+  if (value !== null && value !== undefined && typeof value !== 'string') return typeError('string', param);
   const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
   return ['publish', 'future', 'draft', 'pending', 'private'].includes(word)
     ? (word as 'publish' | 'future' | 'draft' | 'pending' | 'private')
@@ -181,9 +188,7 @@ export const websiteUrl: ParamParser<string> = (raw, param) => {
 
 /** A date or time written in one of the forms of spec §6.2; parsed later, in the right zone. */
 export const dateText: ParamParser<string> = (raw, param) => {
-  const value = lastValue(raw);
-  if (typeof value === 'number') return String(value);
-  const result = text({ max: 255, nonEmpty: true })(value, param);
+  const result = text({ max: 255, nonEmpty: true })(raw, param);
   return result instanceof Invalid && result.problem.key === 'not_empty' ? new Invalid({ key: 'date' }) : result;
 };
 

@@ -1,5 +1,5 @@
 import { Invalid, Param } from '../../common/validation/param.js';
-import { boolean, integer, lastValue, text, websiteUrl } from '../../common/validation/parsers.js';
+import { boolean, integer, lastValue, text, typeErrorFor, websiteUrl } from '../../common/validation/parsers.js';
 import { normalizeTimezone } from '../../common/dates/zones.js';
 import type { ImageRequest } from '../../images/images.service.js';
 import {
@@ -19,10 +19,10 @@ import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
 /** `timezone`: an IANA zone, `UTC` or a fixed offset; `""` means the site time zone. */
-const timezoneInput = (raw: unknown): string | Invalid => {
+const timezoneInput = (raw: unknown, param: string): string | Invalid => {
   const value = lastValue(raw);
   if (value === null || value === '') return '';
-  if (typeof value !== 'string') return new Invalid({ key: 'timezone' });
+  if (typeof value !== 'string') return typeErrorFor('string', param);
   return normalizeTimezone(value.trim()) ?? new Invalid({ key: 'timezone' });
 };
 
