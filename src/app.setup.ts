@@ -6,6 +6,8 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
+import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
+import { Translator } from './i18n/translator.js';
 
 /**
  * Builds the application exactly as it serves requests; `main.ts` and the e2e tests both use it.
@@ -19,7 +21,7 @@ export interface AppOptions {
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.modules),
-    new ApiExpressAdapter(config.limits.trustProxy),
+    new ApiExpressAdapter(config.limits.trustProxy, parserHeaderLimit(config.http)),
     {
       bodyParser: false,
       bufferLogs: true,
@@ -27,6 +29,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     },
   );
   app.useLogger(app.get(Logger));
+  answerClientErrors(app.getHttpServer(), app.get(Translator), config.api.editions[0], config.http);
   app.get(DocsPage).publishFor(app);
   await app.init();
   return app;

@@ -24,6 +24,10 @@ export interface HttpConfig {
   globalIdBase: string;
   corsOrigins: '*' | string[];
   maxBodyBytes: number;
+  /** Request line plus headers, in bytes (Node's parser limit): beyond it 431, or 414 while still in the URL. */
+  maxHeaderBytes: number;
+  /** Request target (path and query), in bytes: beyond it 414. */
+  maxUrlBytes: number;
   /** Milliseconds the server waits for requests in flight on shutdown. */
   shutdownGraceMs: number;
 }
@@ -181,6 +185,8 @@ export function loadConfig(env: Env): AppConfig {
       ...publicUrl,
       corsOrigins,
       maxBodyBytes: integer(read('MAX_BODY_BYTES') ?? '1048576', 'MAX_BODY_BYTES', 1, 1024 * 1024 * 1024),
+      maxHeaderBytes: integer(read('MAX_HEADER_BYTES') ?? '16384', 'MAX_HEADER_BYTES', 1024, 1024 * 1024),
+      maxUrlBytes: integer(read('MAX_URL_BYTES') ?? '8192', 'MAX_URL_BYTES', 256, 1024 * 1024),
       shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
     },
     api: { root, vendor, namespace: `${vendor}/events/v1`, editions },

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { parseQueryString } from '../common/http/body.js';
@@ -17,12 +19,22 @@ export class SerializedJson {
  * filter) errors with `reply`, so this is the one place JSON leaves the service.
  */
 export class ApiExpressAdapter extends ExpressAdapter {
-  constructor(trustProxy: boolean | number | string) {
+  constructor(
+    trustProxy: boolean | number | string,
+    private readonly maxHeaderBytes: number,
+  ) {
     super();
     this.set('query parser', parseQueryString);
     this.set('trust proxy', trustProxy);
     this.set('etag', false);
     this.disable('x-powered-by');
+  }
+
+  /** The server Nest listens on, with the configured limit on the request line and headers. */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions) return super.initHttpServer(options);
+    super.initHttpServer(options);
+    this.httpServer = createServer({ maxHeaderSize: this.maxHeaderBytes }, this.getInstance());
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): void {

@@ -6,24 +6,33 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { parseBody } from '../common/http/body.js';
 import type { HttpConfig } from '../config/app-config.js';
+import { sizeProblem } from './client-errors.js';
 
 const RAW_BODY = Symbol('raw-body');
 
 type WithRawBody = Request & { [RAW_BODY]?: Buffer };
 
 /**
- * Step 1 of the order of checks (spec §4.6): a body larger than `MAX_BODY_BYTES` is refused with
- * 413 before anything else. The bytes are kept, unparsed, until the route is known.
+ * Step 1 of the order of checks (spec §4.6): a request target longer than `MAX_URL_BYTES` is
+ * refused with 414, a header section larger than `MAX_HEADER_BYTES` with 431, and a body larger than `MAX_BODY_BYTES` with 413, before anything else. The
+ * bytes are kept, unparsed, until the route is known. (Longer targets and header sections than
+ * Node's parser takes are answered at the server: `client-errors.ts`.)
  */
 @Injectable()
 export class BodyLimitMiddleware implements NestMiddleware {
   private readonly maxBytes: number;
+  private readonly limits: HttpConfig;
 
   constructor(@Inject(ConfigService) config: ConfigService) {
-    this.maxBytes = config.getOrThrow<HttpConfig>('http').maxBodyBytes;
+    this.limits = config.getOrThrow<HttpConfig>('http');
+    this.maxBytes = this.limits.maxBodyBytes;
   }
 
-  async use(req: WithRawBody, _res: Response, next: NextFunction): Promise<void> {
+  async use(req: WithRawBody, res: Response, next: NextFunction): Promise<void> {
+    const oversized = sizeProblem(req.originalUrl, req.rawHeaders, this.limits);
+    if (oversized !== null) res.setHeader('Connection', 'close');
+    if (oversized === 414) throw new ApiError(414, ErrorCode.UriTooLong, { limit: this.limits.maxUrlBytes });
+    if (oversized === 431) throw new ApiError(431, ErrorCode.HeadersTooLarge, { limit: this.limits.maxHeaderBytes });
     if (!req.ctx.target) return next();
     const tooLarge = () => new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
     if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) throw tooLarge();
@@ -46,7 +55,7 @@ export class BodyLimitMiddleware implements NestMiddleware {
  */
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
-  async use(req: WithRawBody, _res: Response, next: NextFunction): Promise<void> {
+  async use(req: WithRawBody, res: Response, next: NextFunction): Promise<void> {
     if (!req.ctx.target) return next();
     const body = await parseBody(req[RAW_BODY] ?? Buffer.alloc(0), req.headers['content-type']);
     const merged = { ...(req.query as Record<string, unknown>), ...body };
