@@ -5,7 +5,17 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', useESM: true }] },
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        tsconfig: 'tsconfig.json',
+        useESM: true,
+        // the same Swagger plugin as `nest build`, so the document under test is the one served
+        astTransformers: { before: ['<rootDir>/test/support/swagger-plugin-transformer.cjs'] },
+      },
+    ],
+  },
 };
 module.exports = {
   testTimeout: 30000,

@@ -38,7 +38,7 @@ describe('language editions', () => {
     expect(list.body.rest_url.startsWith(`${PUBLIC_URL}${prefix(lang)}${API}/categories/`)).toBe(true);
     expect(list.body.categories[0].urls.self).toBe(`${PUBLIC_URL}${prefix(lang)}${API}/categories/1`);
     expect(list.body.categories[0].url).toBe(`${PUBLIC_URL}/events/category/outdoor/`);
-    expect(documents.get(lang)?.servers).toEqual([{ url: `${PUBLIC_URL}${prefix(lang)}${API}/` }]);
+    expect(documents.get(lang)?.servers).toEqual([{ url: `${PUBLIC_URL}${prefix(lang)}${API}` }]);
   });
 
   it('answers 404 for the default edition under its own code and for unknown codes', async () => {
@@ -84,7 +84,7 @@ describe('language editions', () => {
     expect(blankIndex(indexes.get(lang))).toEqual(blankIndex(indexes.get('en')));
   });
 
-  it('passes the spectral:oas ruleset with no errors in every edition', async () => {
+  it('passes the spectral:oas ruleset with no errors and no warnings in every edition', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     try {
       // one spectral process for all editions: its start-up is most of the time of a run
@@ -92,7 +92,7 @@ describe('language editions', () => {
       for (const [lang, file] of files) writeFileSync(file, JSON.stringify(documents.get(lang)));
       const result = await run(
         'node_modules/.bin/spectral',
-        ['lint', ...files.values(), '--ruleset', '.spectral.yaml', '--fail-severity', 'error', '--format', 'json'],
+        ['lint', ...files.values(), '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', '--format', 'json', '--quiet'],
         {
           maxBuffer: 64 * 1024 * 1024,
         },
@@ -106,11 +106,11 @@ describe('language editions', () => {
       }>;
       for (const [lang, file] of files) {
         const errors = findings
-          .filter((finding) => finding.severity === 0 && finding.source === file)
+          .filter((finding) => finding.severity <= 1 && finding.source === file)
           .map((finding) => `${finding.code} ${finding.path.join('.')}: ${finding.message}`);
         expect({ lang, errors }).toEqual({ lang, errors: [] });
       }
-      expect(findings.filter((finding) => finding.severity === 0 && ![...files.values()].includes(finding.source ?? ''))).toEqual([]);
+      expect(findings.filter((finding) => finding.severity <= 1 && ![...files.values()].includes(finding.source ?? ''))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

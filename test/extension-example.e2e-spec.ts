@@ -254,18 +254,18 @@ describe('an extension module (examples/event-notes)', () => {
       }
     });
 
-    it('passes the spectral:oas ruleset with no errors', async () => {
+    it('passes the spectral:oas ruleset with no errors and no warnings', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
       try {
         const file = join(dir, 'en.json');
         writeFileSync(file, JSON.stringify(documents.get('en')));
         const result = await promisify(execFile)(
           'node_modules/.bin/spectral',
-          ['lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'error', '--format', 'json'],
+          ['lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', '--format', 'json', '--quiet'],
           { maxBuffer: 64 * 1024 * 1024 },
         ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
         const findings = JSON.parse(result.stdout || '[]') as Array<{ severity: number; code: string; message: string; path: string[] }>;
-        const errors = findings.filter((finding) => finding.severity === 0).map((finding) => `${finding.code} ${finding.path.join('.')}`);
+        const errors = findings.filter((finding) => finding.severity <= 1).map((finding) => `${finding.code} ${finding.path.join('.')}`);
         expect(errors).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -1282,7 +1282,7 @@ describe('HTTP pipeline', () => {
 
         const doc = await t.http().get(`${prefix}${API}/doc`);
         expect(doc.status).toBe(200);
-        expect(doc.body.servers).toEqual([{ url: `${CAL_URL}${API}/` }]);
+        expect(doc.body.servers).toEqual([{ url: `${CAL_URL}${API}` }]);
 
         const index = await t.http().get(`${prefix}${ROOT}/`);
         expect(index.status).toBe(200);

@@ -58,7 +58,8 @@ export class ApiDocumentService implements RouteAnswers {
   /** `GET {api}/doc`: the document of one edition, with today's computed defaults. */
   documentFor(ctx: RequestContext): Json {
     const document = structuredClone(this.editionDocument(ctx.edition));
-    document.servers = [{ url: `${ctx.api}/` }];
+    // no trailing slash: the paths begin with one (OpenAPI joins the two)
+    document.servers = [{ url: ctx.api }];
     const paths = document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>;
     for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
       for (const parameter of operation.parameters ?? []) {

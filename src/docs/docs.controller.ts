@@ -24,7 +24,7 @@ export class DocsController {
     return index;
   }
 
-  /** The OpenAPI document of this edition. */
+  // texts from DocumentDoc (a doc comment here would replace its summary when the Swagger plugin compiles)
   @DocumentDoc()
   @Get('doc')
   document(@Ctx() ctx: RequestContext) {

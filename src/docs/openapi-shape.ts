@@ -65,7 +65,21 @@ const SCHEMA_ORDER = ['ImageSize', 'CostDetails', 'Term', 'EventTerm', 'Image', 
 
 /** Parameters whose declaration carries no type (spec §13.1). */
 const UNTYPED = new Set(['cost', 'has_events', 'only_with_upcoming']);
-const OPERATION_KEYS = ['summary', 'description', 'operationId', 'parameters', 'requestBody', 'responses', 'security'];
+const OPERATION_KEYS = ['tags', 'summary', 'description', 'operationId', 'parameters', 'requestBody', 'responses', 'security'];
+
+/**
+ * The groups of operations (one per resource), in the order of the paths; the docs page shows one
+ * section per tag. Operations of an extension without a tag of their own join the group of their
+ * path's first segment.
+ */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  doc: 'This OpenAPI document.',
+  events: 'Calendar events: lists with filters, single events, writes and the trash.',
+  venues: 'Places where events happen.',
+  organizers: 'People and groups that organize events.',
+  categories: 'Categories of events, nested in a hierarchy.',
+  tags: 'Tags of events, without hierarchy.',
+};
 
 /**
  * Turns the document generated from the controllers into the shape of spec §13.2: the contract's
@@ -89,7 +103,8 @@ export function shapeDocument(generated: OpenAPIObject): Json {
       const isCreate = method === 'post' && !path.endsWith('}');
       const shaped: Json = {};
       for (const key of OPERATION_KEYS) {
-        if (key === 'parameters') shaped.parameters = shapeParameters((operation.parameters as Json[] | undefined) ?? [], resolve);
+        if (key === 'tags') shaped.tags = tagsOf(operation, path);
+        else if (key === 'parameters') shaped.parameters = shapeParameters((operation.parameters as Json[] | undefined) ?? [], resolve);
         else if (key === 'requestBody') {
           const body = shapeBody(operation.requestBody as Json | undefined, resolve, isCreate, CREATE_DEFAULTS[path]);
           if (body) shaped.requestBody = body;
@@ -108,7 +123,22 @@ export function shapeDocument(generated: OpenAPIObject): Json {
     components: { schemas: orderedSchemas, securitySchemes: generated.components?.securitySchemes ?? {} },
     servers: [],
     paths,
+    tags: documentTags(paths),
   };
+}
+
+function tagsOf(operation: Json, path: string): string[] {
+  const declared = operation.tags as string[] | undefined;
+  return declared && declared.length > 0 ? declared : [path.split('/')[1] ?? 'doc'];
+}
+
+/** The document's list of tags: each tag used by an operation, once, in the order of first use. */
+function documentTags(paths: Json): Json[] {
+  const names = new Set<string>();
+  for (const item of Object.values(paths) as Json[]) {
+    for (const operation of Object.values(item) as Json[]) for (const name of operation.tags as string[]) names.add(name);
+  }
+  return [...names].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
 }
 
 function shapeParameters(parameters: Json[], resolve: (value: unknown) => unknown): Json[] {

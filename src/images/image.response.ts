@@ -1,4 +1,4 @@
-import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ResponseSchema } from '../common/openapi/response-schema.js';
 import { Doc } from '../common/validation/doc.js';
 
@@ -36,6 +36,10 @@ export class ImageResponse {
   @Doc('File extension taken from the URL.')
   @ApiProperty({ type: 'string' })
   extension: string;
+
+  @Doc('Sizes of the image by name. Never sent: images are kept as URL references.')
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: getSchemaPath(ImageSizeResponse) } })
+  sizes?: Record<string, ImageSizeResponse>;
 }
 
 /** The schema of an `image` field: the image, or `false` when there is none (or it is redacted). */

@@ -11,12 +11,13 @@ import { schemaClosure } from './response-schema.js';
 export type RouteKind = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 export type RouteOperation = 'list' | 'create' | 'read' | 'readBySlug' | 'update' | 'updateBySlug' | 'delete' | 'deleteBySlug';
 
-const NOUN: Record<RouteKind, { one: string; many: string }> = {
-  events: { one: 'event', many: 'events' },
-  venues: { one: 'venue', many: 'venues' },
-  organizers: { one: 'organizer', many: 'organizers' },
-  categories: { one: 'category', many: 'categories' },
-  tags: { one: 'tag', many: 'tags' },
+/** The noun of each kind, alone, with its indefinite article, and in the plural. */
+const NOUN: Record<RouteKind, { one: string; aOne: string; many: string }> = {
+  events: { one: 'event', aOne: 'an event', many: 'events' },
+  venues: { one: 'venue', aOne: 'a venue', many: 'venues' },
+  organizers: { one: 'organizer', aOne: 'an organizer', many: 'organizers' },
+  categories: { one: 'category', aOne: 'a category', many: 'categories' },
+  tags: { one: 'tag', aOne: 'a tag', many: 'tags' },
 };
 
 const RESPONSE_TEXT: Record<number, string> = {
@@ -52,7 +53,7 @@ function codes(kind: RouteKind, operation: RouteOperation): number[] {
 }
 
 function texts(kind: RouteKind, operation: RouteOperation): { summary: string; description: string } {
-  const { one, many } = NOUN[kind];
+  const { one, aOne, many } = NOUN[kind];
   const trash = TERMS.has(kind)
     ? 'The term is deleted permanently and returned as it was.'
     : 'The record is moved to the trash and returned.';
@@ -63,25 +64,25 @@ function texts(kind: RouteKind, operation: RouteOperation): { summary: string; d
         description: `Returns a page of ${many} matching the filters, with links to the neighbouring pages.`,
       };
     case 'create':
-      return { summary: `Create a ${one}`, description: `Creates a ${one} and returns it.` };
+      return { summary: `Create ${aOne}`, description: `Creates ${aOne} and returns it.` };
     case 'read':
-      return { summary: `Read a ${one}`, description: `Returns the ${one} with this ID.` };
+      return { summary: `Read ${aOne}`, description: `Returns the ${one} with this ID.` };
     case 'readBySlug':
-      return { summary: `Read a ${one} by slug`, description: `Returns the ${one} with this slug.` };
+      return { summary: `Read ${aOne} by slug`, description: `Returns the ${one} with this slug.` };
     case 'update':
       return {
-        summary: `Update a ${one}`,
+        summary: `Update ${aOne}`,
         description: `Changes the fields sent and returns the ${one}; fields not sent keep their values.`,
       };
     case 'updateBySlug':
       return {
-        summary: `Update a ${one} by slug`,
+        summary: `Update ${aOne} by slug`,
         description: `Changes the fields sent of the ${one} with this slug; fields not sent keep their values.`,
       };
     case 'delete':
-      return { summary: `Delete a ${one}`, description: trash };
+      return { summary: `Delete ${aOne}`, description: trash };
     case 'deleteBySlug':
-      return { summary: `Delete a ${one} by slug`, description: trash };
+      return { summary: `Delete ${aOne} by slug`, description: trash };
   }
 }
 
