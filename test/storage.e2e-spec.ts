@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { buildProgram } from '../src/cli/commands.js';
+import { LoginLocks } from '../src/limits/login-locks.js';
 import { UsersService } from '../src/users/users.service.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -45,7 +46,11 @@ describe('storage, health and the command-line tool', () => {
   it('creates users and application passwords from the command line', async () => {
     const lines: string[] = [];
     const run = (...args: string[]) =>
-      buildProgram(async () => t.app.get(UsersService), { out: (line) => lines.push(line) }).parseAsync(['node', 'cli', ...args]);
+      buildProgram(
+        async () => t.app.get(UsersService),
+        { out: (line) => lines.push(line) },
+        async () => t.app.get(LoginLocks),
+      ).parseAsync(['node', 'cli', ...args]);
 
     await run('user:create', '--login', 'Maria', '--role', 'editor');
     const password = lines.at(-1) as string;

@@ -3,9 +3,10 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { resolveDataSourceOptions } from '../database/data-source-options.js';
+import { LoginLocks } from '../limits/login-locks.js';
 import { UsersService } from '../users/users.service.js';
 
-/** Just what the command-line tool needs: configuration, storage (migrated) and the account service. */
+/** Just what the command-line tool needs: configuration, storage (migrated), the accounts and the login locks. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -17,7 +18,7 @@ export class CliModule {
           useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
         }),
       ],
-      providers: [UsersService],
+      providers: [UsersService, LoginLocks],
     };
   }
 }

@@ -1,12 +1,16 @@
 import { Command, CommanderError } from 'commander';
+import type { LoginLocks } from '../limits/login-locks.js';
 import type { UsersService } from '../users/users.service.js';
 
 export interface CliIo {
   out: (line: string) => void;
 }
 
-/** The commands of spec §4.4. Each prints its result; the caller turns thrown errors into one line on stderr. */
-export function buildProgram(users: () => Promise<UsersService>, io: CliIo): Command {
+/**
+ * The commands of spec §4.4, and the failed-login locks (docs/SECURITY.md). Each prints its result;
+ * the caller turns thrown errors into one line on stderr.
+ */
+export function buildProgram(users: () => Promise<UsersService>, io: CliIo, loginLocks: () => Promise<LoginLocks>): Command {
   const program = new Command('cli')
     .description('Manage the users and application passwords of the event calendar.')
     .exitOverride()
@@ -80,6 +84,33 @@ export function buildProgram(users: () => Promise<UsersService>, io: CliIo): Com
           ? `Revoked ${removed} application password(s) of ${options.login}.`
           : `Revoked the application password "${options.name}" of ${options.login}.`,
       );
+    });
+
+  program
+    .command('login:locks')
+    .description('List the failed-login locks in force: scope, address, login, failures, seconds left.')
+    .action(async () => {
+      const locks = await (await loginLocks()).locks();
+      if (locks.length === 0) io.out('No login is locked.');
+      for (const lock of locks) {
+        io.out(`${lock.scope}\t${lock.address ?? '*'}\t${lock.login ?? '*'}\t${lock.failures} failures\t${lock.secondsLeft}s left`);
+      }
+    });
+
+  program
+    .command('login:unlock')
+    .description('Forget the failed logins of a login (every address), of an address (every login), or of one pair with both.')
+    .option('--login <login>', 'login name, as sent (case does not matter)')
+    .option('--address <address>', 'client address, as `login:locks` shows it')
+    .action(async (options: { login?: string; address?: string }) => {
+      if (options.login === undefined && options.address === undefined) {
+        throw new CommanderError(1, 'cli.usage', 'Give --login <login>, --address <address> or both.');
+      }
+      const removed = await (await loginLocks()).remove(options);
+      const target = [options.login && `login ${options.login}`, options.address && `address ${options.address}`]
+        .filter(Boolean)
+        .join(' from ');
+      io.out(`Unlocked ${target} (${removed} failed login(s) forgotten).`);
     });
 
   return program;

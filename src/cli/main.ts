@@ -2,18 +2,19 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CommanderError } from 'commander';
 import { ConfigError, readConfig } from '../config/app-config.js';
+import { LoginLocks } from '../limits/login-locks.js';
 import { UsersService } from '../users/users.service.js';
 import { CliModule } from './cli.module.js';
 import { buildProgram } from './commands.js';
 
 /** `npm run cli -- <command> [options]`: exit 0 on success, one line on stderr and exit 1 on failure. */
 let context: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
+const started = async () =>
+  (context ??= await NestFactory.createApplicationContext(CliModule.forRoot(readConfig()), { logger: false, abortOnError: false }));
 const program = buildProgram(
-  async () => {
-    context ??= await NestFactory.createApplicationContext(CliModule.forRoot(readConfig()), { logger: false, abortOnError: false });
-    return context.get(UsersService);
-  },
+  async () => (await started()).get(UsersService),
   { out: (line) => process.stdout.write(`${line}\n`) },
+  async () => (await started()).get(LoginLocks),
 );
 
 let code = 0;

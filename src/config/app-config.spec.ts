@@ -16,6 +16,12 @@ describe('loadConfig', () => {
     expect(config.http.maxBodyBytes).toBe(1048576);
     expect(config.http.corsOrigins).toBe('*');
     expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite' });
+    expect(config.limits).toMatchObject({
+      loginFailures: 10,
+      loginAddressFailures: 100,
+      loginAccountFailures: 50,
+      loginWindowSeconds: 900,
+    });
   });
 
   it('derives the global id base and public path from PUBLIC_URL', () => {
@@ -47,6 +53,9 @@ describe('loadConfig', () => {
     ['EVENT_CUSTOM_FIELDS', '[{"key":"bad key","label":"x"}]'],
     ['DATABASE_URL', 'postgres://x/y'],
     ['LOG_LEVEL', 'loud'],
+    ['LOGIN_FAILURE_ADDRESS_LIMIT', '0'],
+    ['LOGIN_FAILURE_ACCOUNT_LIMIT', 'many'],
+    ['LOGIN_FAILURE_ACCOUNT_LIMIT', '5'],
   ])('refuses %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {

@@ -80,8 +80,12 @@ export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'mysql';
 export interface LimitsConfig {
   /** Requests per client per minute; 0 turns the general rate limit off. */
   requestsPerMinute: number;
-  /** Failed Basic logins allowed per client in the window (per login: twice as many). */
+  /** Failed Basic logins allowed per (client address, login) in the window before that pair is locked. */
   loginFailures: number;
+  /** Failed logins allowed per client address, over every login, before the address is locked for all logins. */
+  loginAddressFailures: number;
+  /** Failed logins allowed per login, from every address, before the login is locked everywhere. */
+  loginAccountFailures: number;
   loginWindowSeconds: number;
   /** Shared limiter storage for several replicas; memory when unset. */
   redisUrl?: string;
@@ -174,6 +178,21 @@ export function loadConfig(env: Env): AppConfig {
     throw new ConfigError('ADMIN_PASSWORD', 'must be 8-128 characters without whitespace or control characters');
   }
 
+  const loginFailures = integer(read('LOGIN_FAILURE_LIMIT') ?? '10', 'LOGIN_FAILURE_LIMIT', 1, 1_000_000);
+  // unset, the wider limits are never below the pair limit (a lower one would make the pair limit meaningless)
+  const loginAddressFailures = integer(
+    read('LOGIN_FAILURE_ADDRESS_LIMIT') ?? String(Math.max(100, loginFailures)),
+    'LOGIN_FAILURE_ADDRESS_LIMIT',
+    loginFailures,
+    1_000_000,
+  );
+  const loginAccountFailures = integer(
+    read('LOGIN_FAILURE_ACCOUNT_LIMIT') ?? String(Math.max(50, loginFailures)),
+    'LOGIN_FAILURE_ACCOUNT_LIMIT',
+    loginFailures,
+    1_000_000,
+  );
+
   const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -203,7 +222,9 @@ export function loadConfig(env: Env): AppConfig {
     database: parseDatabase(read('DATABASE_URL'), read('SQLITE_PATH'), read('DB_POOL_SIZE'), read('DB_CONNECT_TIMEOUT_MS')),
     limits: {
       requestsPerMinute: integer(read('RATE_LIMIT_PER_MINUTE') ?? '0', 'RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
-      loginFailures: integer(read('LOGIN_FAILURE_LIMIT') ?? '10', 'LOGIN_FAILURE_LIMIT', 1, 1_000_000),
+      loginFailures,
+      loginAddressFailures,
+      loginAccountFailures,
       loginWindowSeconds: integer(read('LOGIN_FAILURE_WINDOW_SECONDS') ?? '900', 'LOGIN_FAILURE_WINDOW_SECONDS', 1, 86_400),
       redisUrl: parseRedisUrl(read('REDIS_URL')),
       trustProxy: parseTrustProxy(read('TRUST_PROXY')),

@@ -3,6 +3,7 @@ import { DataVersionEntity } from '../cache/data-version.entity.js';
 import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { EventEntity } from '../events/event.entity.js';
 import { ImageEntity } from '../images/image.entity.js';
+import { LoginFailureEntity } from '../limits/login-failure.entity.js';
 import { ItemIdEntity } from '../items/item-id.entity.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
@@ -25,4 +26,5 @@ export const ENTITIES = [
   CategoryEntity,
   TagEntity,
   DataVersionEntity,
+  LoginFailureEntity,
 ];

@@ -1,7 +1,10 @@
 import { Injectable, Module, type NestMiddleware, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import type { LimitsConfig } from '../config/app-config.js';
+import { LoginFailureEntity } from './login-failure.entity.js';
+import { LoginLocks } from './login-locks.js';
 import { RateLimits, tooManyRequests } from './rate-limits.js';
 
 /** The general request limit (off unless `RATE_LIMIT_PER_MINUTE` is set): 429 with `Retry-After`. */
@@ -16,9 +19,11 @@ export class RequestLimitMiddleware implements NestMiddleware {
   }
 }
 
-/** Counters of requests and failed logins, in memory or in Redis (`REDIS_URL`). */
+/** Counters of requests (in memory or in Redis, `REDIS_URL`) and of failed logins (in the database). */
 @Module({
+  imports: [TypeOrmModule.forFeature([LoginFailureEntity])],
   providers: [
+    LoginLocks,
     {
       provide: RateLimits,
       inject: [ConfigService],
@@ -26,7 +31,7 @@ export class RequestLimitMiddleware implements NestMiddleware {
     },
     RequestLimitMiddleware,
   ],
-  exports: [RateLimits, RequestLimitMiddleware],
+  exports: [RateLimits, LoginLocks, RequestLimitMiddleware],
 })
 export class LimitsModule implements OnApplicationShutdown {
   constructor(private readonly limits: RateLimits) {}

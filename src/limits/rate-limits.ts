@@ -9,19 +9,19 @@ export function tooManyRequests(seconds: number): ApiError {
 }
 
 /**
- * Request and failed-login limits (429 with `Retry-After`). Counters live in memory, or in Redis
- * when `REDIS_URL` is set so that several replicas share them.
+ * The general request limit (429 with `Retry-After`). Counters live in memory, or in Redis when
+ * `REDIS_URL` is set so that several replicas share them. Failed logins are counted elsewhere, in
+ * the database: see `login-locks.ts`.
  */
 export class RateLimits {
   private readonly requests: RateLimiterAbstract | null;
-  private readonly failuresByClient: RateLimiterAbstract;
-  private readonly failuresByLogin: RateLimiterAbstract;
   private readonly redis: Redis | null;
 
   constructor(limits: LimitsConfig) {
-    this.redis = limits.redisUrl
-      ? new Redis(limits.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
-      : null;
+    this.redis =
+      limits.redisUrl && limits.requestsPerMinute > 0
+        ? new Redis(limits.redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 })
+        : null;
     const make = (keyPrefix: string, points: number, duration: number) =>
       this.redis
         ? new RateLimiterRedis({
@@ -33,8 +33,6 @@ export class RateLimits {
           })
         : new RateLimiterMemory({ keyPrefix, points, duration });
     this.requests = limits.requestsPerMinute > 0 ? make('calendar-requests', limits.requestsPerMinute, 60) : null;
-    this.failuresByClient = make('calendar-login-client', limits.loginFailures, limits.loginWindowSeconds);
-    this.failuresByLogin = make('calendar-login-name', limits.loginFailures * 2, limits.loginWindowSeconds);
   }
 
   /** Seconds to wait when the client has used up its requests, else null. */
@@ -46,21 +44,6 @@ export class RateLimits {
     } catch (error) {
       return retryAfter(error);
     }
-  }
-
-  /** Seconds to wait when this client or this login failed too often, else null. */
-  async loginBlocked(client: string, login: string): Promise<number | null> {
-    const [byClient, byLogin] = await Promise.all([this.failuresByClient.get(client), this.failuresByLogin.get(login.toLowerCase())]);
-    const blocked = [
-      [byClient, this.failuresByClient.points],
-      [byLogin, this.failuresByLogin.points],
-    ].filter(([state, points]) => state !== null && (state as RateLimiterRes).consumedPoints >= (points as number));
-    if (blocked.length === 0) return null;
-    return Math.max(...blocked.map(([state]) => Math.ceil((state as RateLimiterRes).msBeforeNext / 1000)), 1);
-  }
-
-  async loginFailed(client: string, login: string): Promise<void> {
-    await Promise.all([this.failuresByClient.penalty(client, 1), this.failuresByLogin.penalty(login.toLowerCase(), 1)]);
   }
 
   async close(): Promise<void> {
