@@ -199,9 +199,22 @@ describe('HTTP pipeline', () => {
         expect(none.body.total).toBe(0);
       });
 
+      it('sends the bare origin to the docs page (browsers) or the API index (other clients)', async () => {
+        const browser = await t.http().get('/').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+        expect(browser.status).toBe(302);
+        expect(browser.headers.location).toBe(`${PUBLIC_URL}/docs`);
+        const client = await t.http().get('/').set('Accept', '*/*');
+        expect(client.status).toBe(302);
+        expect(client.headers.location).toBe(`${PUBLIC_URL}${ROOT}/`);
+        const german = await t.http().get('/de/').set('Accept', 'application/json');
+        expect(german.headers.location).toBe(`${PUBLIC_URL}/de${ROOT}/`);
+        expectError(await t.http().post('/').send({}), 404, 'rest_no_route');
+        const queryStyle = await t.http().get(`/?rest_route=/${NS}/categories`);
+        expect(queryStyle.status).toBe(200);
+      });
+
       it('answers paths outside the API root with 404 rest_no_route', async () => {
         for (const path of [
-          '/',
           '/foo',
           '/index.php',
           `/index.php${API}/categories`,

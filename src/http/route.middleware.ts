@@ -4,7 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { parseQueryString } from '../common/http/body.js';
-import type { ApiConfig } from '../config/app-config.js';
+import type { ApiConfig, HttpConfig } from '../config/app-config.js';
 import { setAllowHeader } from './allow.js';
 import { ROUTE_ANSWERS, type RouteAnswers } from './route-answers.js';
 import { escapeRegExp, RouteRegistry } from './route-registry.js';
@@ -23,6 +23,7 @@ type Target = { kind: 'none' } | { kind: 'index' } | { kind: 'api'; path: string
 @Injectable()
 export class RouteMiddleware implements NestMiddleware {
   private readonly root: string;
+  private readonly publicUrl: string;
   private readonly namespacePattern: RegExp;
 
   constructor(
@@ -33,6 +34,7 @@ export class RouteMiddleware implements NestMiddleware {
   ) {
     const api = config.getOrThrow<ApiConfig>('api');
     this.root = api.root;
+    this.publicUrl = config.getOrThrow<HttpConfig>('http').publicUrl;
     this.namespacePattern = new RegExp(`^/${escapeRegExp(api.namespace)}(?=/|$)`, 'i');
   }
 
@@ -41,6 +43,11 @@ export class RouteMiddleware implements NestMiddleware {
     if (!addressed) return next();
     const target = this.resolve(addressed.path, addressed.search);
     const method = effectiveMethod(req);
+    if (target.kind === 'none' && (addressed.path === '/' || addressed.path === '') && (method === 'GET' || method === 'HEAD')) {
+      // the bare origin: a browser goes to the docs page, any other client to the API index
+      res.redirect(302, req.accepts(['json', 'html']) === 'html' ? `${this.publicUrl}/docs` : `${req.ctx.base}/`);
+      return;
+    }
     if (target.kind === 'none') throw ApiError.noRoute();
     if (target.kind === 'index') {
       if (method !== 'GET' && method !== 'HEAD') throw ApiError.noRoute();
