@@ -89,8 +89,8 @@ export class DatabaseGuard {
     const attempt = () =>
       getConnection((error, connection) => {
         if (error || !connection) {
-          if (isDatabaseUnreachable(error)) this.markDown(error as Error);
           finish(error ?? new Error('no connection'));
+          if (isDatabaseUnreachable(error)) this.markDown(error as Error);
           return;
         }
         const born = this.generations.get(connection);
