@@ -64,6 +64,11 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   );
 }
 
+/** Refused without trying, because the database is known to be away (already logged once, when it went). */
+export function isDatabaseMarkedDown(error: unknown): boolean {
+  return someCause(error, (candidate) => candidate.code === 'DB_MARKED_DOWN');
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   return (
     isDatabaseUnreachable(error) ||
