@@ -6,6 +6,7 @@ import { CacheModule } from './cache/cache.module.js';
 import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-cache.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
+import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { extensionTables } from './common/extensions/extension-tables.js';
 import { DocsModule } from './docs/docs.module.js';
@@ -77,6 +78,7 @@ export class AppModule implements NestModule {
             migrationsRun: true,
           }),
         }),
+        DatabaseGuardModule,
         I18nModule.forRoot(extensionCatalogues(extensions)),
         CacheModule,
         EditionsModule,

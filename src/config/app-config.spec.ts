@@ -81,4 +81,27 @@ describe('loadConfig', () => {
     expect(config.events.customFields).toEqual([{ key: '_ecp_custom_2', label: 'Dress code' }]);
     expect(config.database).toMatchObject({ kind: 'mysql', url: 'mariadb://u:p@db:3306/calendar' });
   });
+
+  it('bounds every wait on the database, with defaults of a few seconds', () => {
+    const url = 'mysql://u@db:3306/calendar';
+    expect(loadConfig({ DATABASE_URL: url }).database).toEqual({
+      kind: 'mysql',
+      url,
+      poolSize: 10,
+      connectTimeoutMs: 2000,
+      queryTimeoutMs: 3000,
+      acquireTimeoutMs: 3000,
+      probeIntervalMs: 1000,
+    });
+    expect(
+      loadConfig({ DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: '500', DB_ACQUIRE_TIMEOUT_MS: '700', DB_PROBE_INTERVAL_MS: '200' }).database,
+    ).toMatchObject({
+      queryTimeoutMs: 500,
+      acquireTimeoutMs: 700,
+      probeIntervalMs: 200,
+    });
+    expect(() => loadConfig({ DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: '0' })).toThrow(/DB_QUERY_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_URL: url, DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/DB_ACQUIRE_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_URL: url, DB_PROBE_INTERVAL_MS: '10' })).toThrow(/DB_PROBE_INTERVAL_MS/);
+  });
 });

@@ -75,7 +75,21 @@ export interface AdminBootstrapConfig {
   password?: string;
 }
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'mysql'; url: string; poolSize: number; connectTimeoutMs: number };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | MysqlConfig;
+
+export interface MysqlConfig {
+  kind: 'mysql';
+  url: string;
+  poolSize: number;
+  /** Longest wait for a new connection's handshake. */
+  connectTimeoutMs: number;
+  /** Longest wait for the answer to one query; past it the connection is discarded and the database marked down. */
+  queryTimeoutMs: number;
+  /** Longest wait for a connection of the pool (busy pool or a connection being opened). */
+  acquireTimeoutMs: number;
+  /** While the database is marked down: pause between two probes (`SELECT 1`). */
+  probeIntervalMs: number;
+}
 
 export interface LimitsConfig {
   /** Requests per client per minute; 0 turns the general rate limit off. */
@@ -219,7 +233,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     events: { geofenceRadiusKm: geofence, customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')) },
     admin,
-    database: parseDatabase(read('DATABASE_URL'), read('SQLITE_PATH'), read('DB_POOL_SIZE'), read('DB_CONNECT_TIMEOUT_MS')),
+    database: parseDatabase(read),
     limits: {
       requestsPerMinute: integer(read('RATE_LIMIT_PER_MINUTE') ?? '0', 'RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
       loginFailures,
@@ -318,21 +332,22 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
   return fields;
 }
 
-function parseDatabase(
-  url: string | undefined,
-  sqlitePath: string | undefined,
-  pool: string | undefined,
-  timeout: string | undefined,
-): DatabaseConfig {
-  if (url === undefined) return { kind: 'sqlite', path: sqlitePath ?? 'data/calendar.sqlite' };
+function parseDatabase(read: (name: string) => string | undefined): DatabaseConfig {
+  const url = read('DATABASE_URL');
+  if (url === undefined) return { kind: 'sqlite', path: read('SQLITE_PATH') ?? 'data/calendar.sqlite' };
   if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) {
     throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');
   }
+  const milliseconds = (name: string, fallback: number, min: number, max: number) =>
+    integer(read(name) ?? String(fallback), name, min, max);
   return {
     kind: 'mysql',
     url,
-    poolSize: integer(pool ?? '10', 'DB_POOL_SIZE', 1, 500),
-    connectTimeoutMs: integer(timeout ?? '5000', 'DB_CONNECT_TIMEOUT_MS', 100, 120000),
+    poolSize: integer(read('DB_POOL_SIZE') ?? '10', 'DB_POOL_SIZE', 1, 500),
+    connectTimeoutMs: milliseconds('DB_CONNECT_TIMEOUT_MS', 2000, 100, 120000),
+    queryTimeoutMs: milliseconds('DB_QUERY_TIMEOUT_MS', 3000, 100, 3600000),
+    acquireTimeoutMs: milliseconds('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120000),
+    probeIntervalMs: milliseconds('DB_PROBE_INTERVAL_MS', 1000, 50, 60000),
   };
 }
 

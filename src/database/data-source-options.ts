@@ -65,6 +65,14 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
     supportBigNumbers: true,
     connectTimeout: database.connectTimeoutMs,
     poolSize: database.poolSize,
-    extra: { connectionLimit: database.poolSize, waitForConnections: true, queueLimit: 0, enableKeepAlive: true },
+    // Waits are bounded by the guard (database-guard.ts): acquisitions by DB_ACQUIRE_TIMEOUT_MS, queries
+    // by DB_QUERY_TIMEOUT_MS. Keep-alive lets the kernel notice a peer that vanished while a connection idles.
+    extra: {
+      connectionLimit: database.poolSize,
+      waitForConnections: true,
+      queueLimit: 0,
+      enableKeepAlive: true,
+      keepAliveInitialDelay: 10000,
+    },
   };
 }

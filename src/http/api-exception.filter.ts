@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injecta
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
-import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
+import { isDatabaseMarkedDown, isDatabaseUnavailable } from '../common/errors/db-errors.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Editions } from '../editions/editions.js';
 import { Translator } from '../i18n/translator.js';
@@ -13,7 +13,7 @@ import { renderError } from './error-renderer.js';
 export function toApiError(error: unknown, logger?: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
-    logger?.warn(`Database unavailable: ${(error as Error).message}`);
+    if (!isDatabaseMarkedDown(error)) logger?.warn(`Database unavailable: ${(error as Error).message}`);
     return new ApiError(503, ErrorCode.DatabaseUnavailable, {}, { retryAfterSeconds: 5 });
   }
   if (error instanceof HttpException) {

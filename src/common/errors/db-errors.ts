@@ -1,7 +1,10 @@
 import { withSlugReservations } from '../sql/free-slug.js';
 
-/** Error codes that mean "the database cannot be reached or did not answer", not "the query was wrong". */
-const UNAVAILABLE_CODES = new Set([
+/**
+ * Error codes that mean "the database did not answer at all": the connection could not be opened, was
+ * lost, or stayed silent past its bound. Whatever was sent on it has an unknown outcome.
+ */
+const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -10,27 +13,72 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  'DB_QUERY_TIMEOUT',
+]);
+
+/** Error codes that mean "the database cannot serve this request now", not "the query was wrong". */
+const UNAVAILABLE_CODES = new Set([
+  ...UNREACHABLE_CODES,
+  'ER_CON_COUNT_ERROR',
   'ER_LOCK_WAIT_TIMEOUT',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'POOL_CLOSED',
+  'DB_ACQUIRE_TIMEOUT',
+  'DB_MARKED_DOWN',
 ]);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * Raised by the connection guard (database/database-guard.ts) instead of waiting: `DB_QUERY_TIMEOUT`
+ * (no answer within the bound), `DB_ACQUIRE_TIMEOUT` (no free connection within the bound),
+ * `DB_MARKED_DOWN` (the database is known to be away; nothing was sent).
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(
+    readonly code: 'DB_QUERY_TIMEOUT' | 'DB_ACQUIRE_TIMEOUT' | 'DB_MARKED_DOWN',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+function someCause(error: unknown, test: (candidate: { code?: unknown; message?: unknown }) => boolean): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-    if (typeof candidate.code === 'string' && UNAVAILABLE_CODES.has(candidate.code)) return true;
-    if (
-      typeof candidate.message === 'string' &&
-      /connect ETIMEDOUT|Connection lost|Pool is closed|Can't add new command when connection is in closed state/i.test(candidate.message)
-    ) {
-      return true;
-    }
+    const candidate = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    if (test(candidate)) return true;
     current = candidate.driverError ?? candidate.cause;
   }
   return false;
+}
+
+/** The database gave no answer (see {@link UNREACHABLE_CODES}): the reason to mark it down. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  return someCause(
+    error,
+    (candidate) =>
+      (typeof candidate.code === 'string' && UNREACHABLE_CODES.has(candidate.code)) ||
+      (typeof candidate.message === 'string' &&
+        /connect ETIMEDOUT|Connection lost|Can't add new command when connection is in closed state/i.test(candidate.message)),
+  );
+}
+
+/** Refused without trying, because the database is known to be away (already logged once, when it went). */
+export function isDatabaseMarkedDown(error: unknown): boolean {
+  return someCause(error, (candidate) => candidate.code === 'DB_MARKED_DOWN');
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return (
+    isDatabaseUnreachable(error) ||
+    someCause(
+      error,
+      (candidate) =>
+        (typeof candidate.code === 'string' && UNAVAILABLE_CODES.has(candidate.code)) ||
+        (typeof candidate.message === 'string' && /Pool is closed|Queue limit reached/i.test(candidate.message)),
+    )
+  );
 }
 
 /** A unique index refused the row (used to retry slug and name races). */
@@ -63,14 +111,18 @@ const MAX_BACKOFF_MS = 400;
 
 /**
  * Runs a write transaction again when it lost a race: a unique index refused a slug another writer
- * took first, or the database chose it as a deadlock victim. The work recomputes its choices each time.
+ * took first, or the database chose it as a deadlock victim (the server answered: nothing was
+ * applied). The work recomputes its choices each time. Timeouts and lost connections are not retried:
+ * their outcome is unknown, and they fail the request (503).
  */
 export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await withSlugReservations(work);
     } catch (error) {
-      if (attempt >= CONFLICT_RETRIES || !(isUniqueViolation(error) || isTransientConflict(error))) throw error;
+      // A lost or silent connection is never a conflict: a COMMIT sent on it may have been applied.
+      const conflict = !isDatabaseUnreachable(error) && (isUniqueViolation(error) || isTransientConflict(error));
+      if (attempt >= CONFLICT_RETRIES || !conflict) throw error;
       // Full jitter over a window that doubles each time: writers that keep choosing the same slug
       // spread out instead of colliding again in lockstep.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(5 * 2 ** attempt, MAX_BACKOFF_MS)));

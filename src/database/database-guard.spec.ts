@@ -1,0 +1,154 @@
+import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
+import { DatabaseGuard, type GuardedConnection, type GuardedPool } from './database-guard.js';
+
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/** A connection whose queries are answered only when the test says so. */
+class FakeConnection implements GuardedConnection {
+  destroyed = false;
+  released = 0;
+  readonly pending: Array<{ sql: string; callback: Callback }> = [];
+  query = (sql: unknown, ...rest: unknown[]) => {
+    this.pending.push({ sql: String(sql), callback: rest[rest.length - 1] as Callback });
+    return undefined;
+  };
+  answerAll(result: unknown = [{ 1: 1 }]) {
+    for (const { callback } of this.pending.splice(0)) callback(null, result);
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+  release() {
+    this.released++;
+  }
+}
+
+/** A pool that hands out fresh connections, or makes acquisitions wait or fail. */
+class FakePool implements GuardedPool {
+  mode: 'serve' | 'hang' | 'refuse' = 'serve';
+  readonly created: FakeConnection[] = [];
+  free: FakeConnection[] = [];
+  getConnection(callback: (error: Error | null, connection?: GuardedConnection) => void) {
+    if (this.mode === 'hang') return;
+    if (this.mode === 'refuse') return callback(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const connection = this.free.pop() ?? new FakeConnection();
+    if (!this.created.includes(connection)) this.created.push(connection);
+    callback(null, connection);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function setUp(probe: () => Promise<void> = () => Promise.reject(new Error('still away'))) {
+  const pool = new FakePool();
+  const guard = new DatabaseGuard({ queryTimeoutMs: 200, acquireTimeoutMs: 200, probeIntervalMs: 20, probe });
+  guard.install(pool);
+  const acquire = () =>
+    new Promise<FakeConnection>((resolve, reject) =>
+      pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection as FakeConnection))),
+    );
+  const query = (connection: FakeConnection, sql = 'SELECT 1') =>
+    new Promise((resolve, reject) =>
+      connection.query(sql, [], (error: Error | null, result: unknown) => (error ? reject(error) : resolve(result))),
+    );
+  return { pool, guard, acquire, query };
+}
+
+describe('DatabaseGuard', () => {
+  let guard: DatabaseGuard | undefined;
+  afterEach(() => guard?.stop());
+
+  it('passes answers through untouched while the database answers', async () => {
+    const setup = setUp();
+    guard = setup.guard;
+    const connection = await setup.acquire();
+    const answer = setup.query(connection);
+    connection.answerAll([{ ok: 1 }]);
+    await expect(answer).resolves.toEqual([{ ok: 1 }]);
+    expect(setup.guard.isDown).toBe(false);
+  });
+
+  it('fails a silent query after its bound, destroys its connection and marks the database down', async () => {
+    const setup = setUp();
+    guard = setup.guard;
+    const connection = await setup.acquire();
+    const started = Date.now();
+    const error = await setup.query(connection).catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toMatchObject({ code: 'DB_QUERY_TIMEOUT' });
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(connection.destroyed).toBe(true);
+    expect(setup.guard.isDown).toBe(true);
+    // a late answer is ignored
+    connection.answerAll();
+  });
+
+  it('while down: fails acquisitions and queries at once without sending anything', async () => {
+    const setup = setUp();
+    guard = setup.guard;
+    const held = await setup.acquire();
+    await setup.query(await setup.acquire()).catch(() => undefined);
+    const started = Date.now();
+    await expect(setup.acquire()).rejects.toMatchObject({ code: 'DB_MARKED_DOWN' });
+    await expect(setup.query(held)).rejects.toMatchObject({ code: 'DB_MARKED_DOWN' });
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(held.pending).toEqual([]);
+    expect(held.destroyed).toBe(true);
+  });
+
+  it('on the first silence, fails waiting acquisitions and running queries at once, but lets a COMMIT wait for its answer', async () => {
+    const setup = setUp();
+    guard = setup.guard;
+    const first = await setup.acquire();
+    const stalled = setup.query(first).catch((caught: unknown) => caught);
+    await sleep(30);
+    const other = await setup.acquire();
+    const running = setup.query(other, 'SELECT 2').catch((caught: unknown) => caught);
+    const committing = await setup.acquire();
+    const commit = setup.query(committing, 'COMMIT');
+    setup.pool.mode = 'hang';
+    const waiting = setup.acquire().catch((caught: unknown) => caught);
+    expect(await stalled).toMatchObject({ code: 'DB_QUERY_TIMEOUT' });
+    const timedOut = Date.now();
+    expect(await running).toMatchObject({ code: 'DB_MARKED_DOWN' });
+    expect(await waiting).toMatchObject({ code: 'DB_MARKED_DOWN' });
+    expect(Date.now() - timedOut).toBeLessThan(100);
+    committing.answerAll({ affectedRows: 0 });
+    await expect(commit).resolves.toEqual({ affectedRows: 0 });
+  });
+
+  it('bounds an acquisition that gets no connection, without marking the database down', async () => {
+    const setup = setUp();
+    guard = setup.guard;
+    setup.pool.mode = 'hang';
+    await expect(setup.acquire()).rejects.toMatchObject({ code: 'DB_ACQUIRE_TIMEOUT' });
+    expect(setup.guard.isDown).toBe(false);
+  });
+
+  it('marks the database down on a refused connection, probes until it answers, then discards connections opened before', async () => {
+    let answering = false;
+    let probes = 0;
+    const setup = setUp(() => {
+      probes++;
+      return answering ? Promise.resolve() : Promise.reject(new Error('still away'));
+    });
+    guard = setup.guard;
+    const old = await setup.acquire();
+    old.release();
+    setup.pool.free.push(old);
+    setup.pool.mode = 'refuse';
+    await expect(setup.acquire()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(setup.guard.isDown).toBe(true);
+    await sleep(150);
+    expect(probes).toBeGreaterThanOrEqual(2);
+    expect(setup.guard.isDown).toBe(true);
+
+    answering = true;
+    setup.pool.mode = 'serve';
+    await sleep(150);
+    expect(setup.guard.isDown).toBe(false);
+    const fresh = await setup.acquire();
+    expect(old.destroyed).toBe(true);
+    expect(fresh).not.toBe(old);
+  });
+});

@@ -1,0 +1,186 @@
+import { DatabaseUnavailableError, isDatabaseUnreachable } from '../common/errors/db-errors.js';
+
+type Callback = (error: Error | null, ...results: unknown[]) => void;
+
+/** The part of a mysql2 pool connection the guard uses. */
+export interface GuardedConnection {
+  query: (...args: unknown[]) => unknown;
+  destroy(): void;
+  release(): void;
+}
+
+/** The part of a mysql2 (callback) pool the guard wraps; TypeORM's MySQL driver asks it for every connection. */
+export interface GuardedPool {
+  getConnection(callback: (error: Error | null, connection?: GuardedConnection) => void): void;
+}
+
+export interface DatabaseGuardSettings {
+  queryTimeoutMs: number;
+  acquireTimeoutMs: number;
+  probeIntervalMs: number;
+  /** One `SELECT 1` on a connection of its own, bounded; resolves when the database answered. */
+  probe: () => Promise<void>;
+  log?: (level: 'warn' | 'log', message: string) => void;
+}
+
+/**
+ * Bounds every wait on a MySQL/MariaDB pool and stops waiting altogether while the database is away.
+ *
+ * - Every acquisition waits at most `acquireTimeoutMs`, every query at most `queryTimeoutMs`; a query
+ *   past its bound fails, and its connection is destroyed (mysql2 would keep the silent command at
+ *   the head of the connection and hand it to the next request).
+ * - A query or connection that got no answer marks the database down: waiting acquisitions and
+ *   running queries fail at once (except a COMMIT, which is left to its own bound so an answer that
+ *   is on its way still counts), and every new acquisition or query fails without sending anything.
+ *   Connections opened before that are discarded when next acquired, never reused.
+ * - While down, a probe runs every `probeIntervalMs`; its first answer marks the database up again.
+ *
+ * Failures are {@link DatabaseUnavailableError}s, which the API answers as 503 `db_unavailable`.
+ * Nothing is retried here: a write whose outcome is unknown fails.
+ */
+export class DatabaseGuard {
+  private down = false;
+  private generation = 0;
+  private stopped = false;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly generations = new WeakMap<GuardedConnection, number>();
+  private readonly waiting = new Set<(error: Error) => void>();
+  private readonly running = new Map<(error: Error) => void, string>();
+
+  constructor(private readonly settings: DatabaseGuardSettings) {}
+
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  install(pool: GuardedPool): void {
+    const getConnection = pool.getConnection.bind(pool);
+    pool.getConnection = (callback) => this.acquire(getConnection, callback);
+  }
+
+  /** Stops probing (shutdown). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.probeTimer);
+  }
+
+  private acquire(getConnection: GuardedPool['getConnection'], callback: (error: Error | null, connection?: GuardedConnection) => void) {
+    if (this.down) {
+      process.nextTick(() => callback(markedDown()));
+      return;
+    }
+    let settled = false;
+    const fail = (error: Error) => finish(error);
+    const finish = (error: Error | null, connection?: GuardedConnection) => {
+      if (settled) {
+        if (connection) connection.release();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      this.waiting.delete(fail);
+      callback(error, connection);
+    };
+    const timer = setTimeout(
+      () => fail(new DatabaseUnavailableError('DB_ACQUIRE_TIMEOUT', `no database connection within ${this.settings.acquireTimeoutMs} ms`)),
+      this.settings.acquireTimeoutMs,
+    );
+    this.waiting.add(fail);
+    const attempt = () =>
+      getConnection((error, connection) => {
+        if (error || !connection) {
+          finish(error ?? new Error('no connection'));
+          if (isDatabaseUnreachable(error)) this.markDown(error as Error);
+          return;
+        }
+        const born = this.generations.get(connection);
+        if (born === undefined) {
+          this.generations.set(connection, this.generation);
+          this.guardQueries(connection);
+        } else if (born < this.generation) {
+          // opened before the database was last marked down: its socket may be silent or half-open
+          connection.destroy();
+          if (!settled) attempt();
+          return;
+        }
+        finish(null, connection);
+      });
+    attempt();
+  }
+
+  private guardQueries(connection: GuardedConnection): void {
+    const query = connection.query.bind(connection);
+    connection.query = (...args: unknown[]) => {
+      const last = args.length - 1;
+      if (typeof args[last] !== 'function') return query(...args);
+      const callback = args[last] as Callback;
+      if (this.down) {
+        // nothing is sent; the connection may hold an open transaction, which the server rolls back
+        connection.destroy();
+        process.nextTick(() => callback(markedDown()));
+        return undefined;
+      }
+      let settled = false;
+      const settle = (error: Error | null, ...results: unknown[]) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.running.delete(abort);
+        callback(error, ...results);
+      };
+      const abort = (error: Error) => {
+        settle(error);
+        connection.destroy();
+      };
+      const timer = setTimeout(() => {
+        const error = new DatabaseUnavailableError(
+          'DB_QUERY_TIMEOUT',
+          `no answer from the database within ${this.settings.queryTimeoutMs} ms`,
+        );
+        abort(error);
+        this.markDown(error);
+      }, this.settings.queryTimeoutMs);
+      this.running.set(abort, sqlOf(args[0]));
+      args[last] = (error: Error | null, ...results: unknown[]) => {
+        if (error && isDatabaseUnreachable(error)) this.markDown(error);
+        settle(error, ...results);
+      };
+      return query(...args);
+    };
+  }
+
+  private markDown(cause: Error): void {
+    if (this.down || this.stopped) return;
+    this.down = true;
+    this.generation++;
+    this.settings.log?.('warn', `Database marked down (${cause.message}); probing every ${this.settings.probeIntervalMs} ms`);
+    for (const fail of [...this.waiting]) fail(markedDown());
+    for (const [abort, sql] of [...this.running]) if (!/^\s*COMMIT\b/i.test(sql)) abort(markedDown());
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    if (this.stopped) return;
+    this.probeTimer = setTimeout(() => {
+      this.settings.probe().then(
+        () => {
+          if (this.stopped) return;
+          this.down = false;
+          this.settings.log?.('log', 'Database answers again; accepting requests');
+        },
+        () => this.scheduleProbe(),
+      );
+    }, this.settings.probeIntervalMs);
+    this.probeTimer.unref();
+  }
+}
+
+function markedDown(): DatabaseUnavailableError {
+  return new DatabaseUnavailableError('DB_MARKED_DOWN', 'the database is marked down; waiting for a probe to answer');
+}
+
+function sqlOf(query: unknown): string {
+  if (typeof query === 'string') return query;
+  const sql = (query as { sql?: unknown } | null)?.sql;
+  return typeof sql === 'string' ? sql : '';
+}
