@@ -1324,15 +1324,15 @@ describe('HTTP pipeline', () => {
       }
     });
 
+    it('redirects the public root, with and without its path, like the bare origin', async () => {
+      for (const path of ['/cal', '/cal/', '/']) {
+        const res = await t.http().get(path).set('Accept', 'application/json');
+        expect({ path, status: res.status, location: res.headers.location }).toEqual({ path, status: 302, location: `${CAL_URL}${ROOT}/` });
+      }
+    });
+
     it('answers paths outside both forms with 404 rest_no_route', async () => {
-      for (const path of [
-        `/calx${API}/categories`,
-        `/other${API}/categories`,
-        `/cal/cal${API}/categories`,
-        '/cal',
-        '/cal/',
-        `/cal/en${API}/categories`,
-      ]) {
+      for (const path of [`/calx${API}/categories`, `/other${API}/categories`, `/cal/cal${API}/categories`, `/cal/en${API}/categories`]) {
         const res = await t.http().get(path);
         expectError(res, 404, 'rest_no_route');
         expectCommonHeaders(res, `${CAL_URL}${ROOT}`);

@@ -43,7 +43,8 @@ export class RouteMiddleware implements NestMiddleware {
     if (!addressed) return next();
     const target = this.resolve(addressed.path, addressed.search);
     const method = effectiveMethod(req);
-    if (target.kind === 'none' && (addressed.path === '/' || addressed.path === '') && (method === 'GET' || method === 'HEAD')) {
+    const bareOrigin = (addressed.path === '/' || addressed.path === '') && !/(^|&)rest_route=/.test(addressed.search);
+    if (target.kind === 'none' && bareOrigin && (method === 'GET' || method === 'HEAD')) {
       // the bare origin: a browser goes to the docs page, any other client to the API index
       res.redirect(302, req.accepts(['json', 'html']) === 'html' ? `${this.publicUrl}/docs` : `${req.ctx.base}/`);
       return;
