@@ -1,6 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createApp, type AppOptions } from './app.setup.js';
+import { Logger } from 'nestjs-pino';
+import { createApp, createFirstAdministrator, type AppOptions } from './app.setup.js';
 import { ConfigError, readConfig, type AppConfig } from './config/app-config.js';
+import { startupLines } from './startup-banner.js';
 
 /**
  * The server process: reads the configuration (one line naming a bad variable), builds the app with
@@ -17,13 +19,16 @@ export async function serve(options: AppOptions = {}): Promise<void> {
   }
 
   let app: NestExpressApplication;
+  let admin: Awaited<ReturnType<typeof createFirstAdministrator>>;
   try {
     app = await createApp(config, options);
     await app.listen(config.http.port);
+    admin = await createFirstAdministrator(app, config);
   } catch (error) {
     process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  announce(config, admin, app.get(Logger));
 
   const shutdown = gracefulShutdown(app, config.http.shutdownGraceMs);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -58,4 +63,19 @@ export function gracefulShutdown(
     })();
     return stopping;
   };
+}
+
+/**
+ * What an operator needs at start: where the service listens, its docs, the database, and a new
+ * administrator's generated password (once). A short human banner on a terminal; JSON log lines
+ * when the output is collected (not a terminal) or `LOG_FORMAT=json`.
+ */
+function announce(config: AppConfig, admin: Awaited<ReturnType<typeof createFirstAdministrator>>, logger: Logger): void {
+  const lines = startupLines(config, admin);
+  if (process.stdout.isTTY && config.log.format !== 'json') {
+    process.stdout.write(`${lines.banner.join('\n')}\n`);
+    return;
+  }
+  for (const message of lines.log) logger.log(message, 'Startup');
+  if (lines.password) logger.warn(lines.password, 'Startup');
 }

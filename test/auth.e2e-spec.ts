@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createApp } from '../src/app.setup.js';
+import { createApp, createFirstAdministrator } from '../src/app.setup.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { UsersService } from '../src/users/users.service.js';
 import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
@@ -48,10 +48,16 @@ describe('authentication (spec §4.2, §4.3)', () => {
     it('ignores ADMIN_LOGIN/ADMIN_PASSWORD when users already exist', async () => {
       const storage =
         t.config.database.kind === 'sqlite' ? { SQLITE_PATH: t.config.database.path } : { DATABASE_URL: t.config.database.url };
-      const second = await createApp(
-        loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', ADMIN_LOGIN: 'second-admin', ADMIN_PASSWORD: 'second-password-1', ...storage }),
-      );
+      const secondConfig = loadConfig({
+        PUBLIC_URL,
+        LOG_LEVEL: 'silent',
+        ADMIN_LOGIN: 'second-admin',
+        ADMIN_PASSWORD: 'second-password-1',
+        ...storage,
+      });
+      const second = await createApp(secondConfig);
       try {
+        expect(await createFirstAdministrator(second, secondConfig)).toBeNull();
         const res = await request(second.getHttpServer())
           .get(`${API}/categories`)
           .set('Authorization', basic({ login: 'second-admin', password: 'second-password-1' }));

@@ -187,11 +187,11 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
     expectError(await ev.update(0, { title: 'x' }), 404, 'rest-event-not-found');
     expectError(await ev.update(venueId, { title: 'x' }), 400, 'rest-invalid-event-id');
     expectError(await ev.update(organizerIds[0], { title: 'x' }, ADMIN_AUTH, 'put'), 400, 'rest-invalid-event-id');
+    // no event has the slug (a venue does): an update by slug is 404 like an unknown id (spec §3.2)
     expectError(
       await t.http().patch(`${API}/events/by-slug/update-hall`).set('Authorization', ADMIN_AUTH).send({ title: 'x' }),
-      400,
-      'rest_invalid_param',
-      ['slug'],
+      404,
+      'rest-event-not-found',
     );
   });
 

@@ -169,9 +169,13 @@ describe('stored term counts', () => {
   });
 
   it('are filled from the existing links by their migration', async () => {
-    const last = db.migrations[db.migrations.length - 1];
-    expect(last.name).toBe('TermCounts1763900000000');
-    await db.undoLastMigration();
+    // undo the migrations down to and including the term counts' (later ones come back with it)
+    const names = db.migrations.map((migration) => migration.name);
+    const index = names.indexOf('TermCounts1763900000000');
+    expect(index).toBeGreaterThan(-1);
+    for (let undo = names.length - 1; undo >= index; undo--) await db.undoLastMigration();
+    const undone = await db.query<Array<{ name: string }>>('SELECT name FROM schema_migrations');
+    expect(undone.map((row) => row.name)).not.toContain('TermCounts1763900000000');
     await db.runMigrations();
     await post('tags', { name: 'counted-after-migration' });
     await expectCountsAgree();

@@ -114,6 +114,8 @@ export interface LogConfig {
   level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Log one line per request (off makes benchmarks measure the API, not the logger). */
   requests: boolean;
+  /** `auto`: a human start-up banner on a terminal, JSON lines otherwise; `json`: JSON lines always. */
+  format: 'auto' | 'json';
 }
 
 export type Env = Record<string, string | undefined>;
@@ -245,7 +247,11 @@ export function loadConfig(env: Env): AppConfig {
       responseCache: flag(read('RESPONSE_CACHE') ?? 'on', 'RESPONSE_CACHE'),
       responseCacheEntries: integer(read('RESPONSE_CACHE_ENTRIES') ?? '5000', 'RESPONSE_CACHE_ENTRIES', 1, 10_000_000),
     },
-    log: { level: logLevel as LogConfig['level'], requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS') },
+    log: {
+      level: logLevel as LogConfig['level'],
+      requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS'),
+      format: logFormat(read('LOG_FORMAT')),
+    },
   };
 }
 
@@ -354,4 +360,10 @@ function parseDatabase(read: (name: string) => string | undefined): DatabaseConf
 /** Which storage engine this process uses; entity column types depend on it before Nest starts. */
 export function databaseKindFromEnv(): DatabaseConfig['kind'] {
   return (process.env.DATABASE_URL ?? '').trim() === '' ? 'sqlite' : 'mysql';
+}
+
+function logFormat(raw: string | undefined): LogConfig['format'] {
+  const value = (raw ?? 'auto').trim().toLowerCase();
+  if (value !== 'auto' && value !== 'json') throw new ConfigError('LOG_FORMAT', 'must be auto or json');
+  return value;
 }

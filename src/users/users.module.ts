@@ -1,7 +1,5 @@
-import { Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { AdminBootstrapConfig } from '../config/app-config.js';
 import { AppPasswordEntity } from './app-password.entity.js';
 import { LimitsModule } from '../limits/limits.module.js';
 import { AuthService } from './auth.service.js';
@@ -14,15 +12,4 @@ import { UsersService } from './users.service.js';
   providers: [UsersService, AuthService, BasicAuthMiddleware],
   exports: [UsersService, AuthService, BasicAuthMiddleware],
 })
-export class UsersModule implements OnApplicationBootstrap {
-  constructor(
-    private readonly users: UsersService,
-    private readonly config: ConfigService,
-  ) {}
-
-  /** The first administrator (spec §4.3), once migrations have run. */
-  async onApplicationBootstrap(): Promise<void> {
-    const admin = this.config.getOrThrow<AdminBootstrapConfig>('admin');
-    await this.users.bootstrapAdministrator(admin.login, admin.password);
-  }
-}
+export class UsersModule {}

@@ -117,25 +117,24 @@ export class UsersService {
   }
 
   /**
-   * Creates the first administrator when there is no user at all (spec §4.3). Without configured
-   * credentials a password is generated and written to the log once.
+   * Creates the first administrator when there is no user at all (spec §4.3). Returns who was
+   * created, with the generated password when none was configured (the caller shows it once), or
+   * null when there already was a user.
    */
-  async bootstrapAdministrator(login: string | undefined, password: string | undefined): Promise<void> {
-    if ((await this.countUsers()) > 0) return;
+  async bootstrapAdministrator(
+    login: string | undefined,
+    password: string | undefined,
+  ): Promise<{ login: string; generatedPassword: string | null } | null> {
+    if ((await this.countUsers()) > 0) return null;
     let created: CreatedPassword;
     try {
       created = await this.createUser(login ?? 'admin', 'administrator', password, 'bootstrap');
     } catch (error) {
-      if (error instanceof AccountError) return; // another process created it first
+      if (error instanceof AccountError) return null; // another process created it first
       throw error;
     }
-    if (password === undefined) {
-      this.logger.warn(
-        `Created the administrator "${created.user.login}" with the application password ${created.password} (shown only this once).`,
-      );
-    } else {
-      this.logger.log(`Created the administrator "${created.user.login}" from ADMIN_LOGIN/ADMIN_PASSWORD.`);
-    }
+    if (password !== undefined) this.logger.log(`Created the administrator "${created.user.login}" from ADMIN_LOGIN/ADMIN_PASSWORD.`);
+    return { login: created.user.login, generatedPassword: password === undefined ? created.password : null };
   }
 
   private async requireUser(login: string): Promise<UserEntity> {

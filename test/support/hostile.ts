@@ -260,7 +260,9 @@ export class StateProbe {
   ) {
     this.dataSource = t.app.get(DataSource);
     this.tables = [...new Set(this.dataSource.entityMetadatas.map((meta) => meta.tableName))]
-      .filter((name) => name !== 'app_passwords')
+      // bookkeeping of authentication, written by design on every login attempt: last use of a
+      // password, and each failed login (brute-force protection)
+      .filter((name) => name !== 'app_passwords' && name !== 'login_failures')
       .sort();
   }
 

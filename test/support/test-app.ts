@@ -5,7 +5,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import mysql from 'mysql2/promise';
 import request from 'supertest';
-import { createApp } from '../../src/app.setup.js';
+import { createApp, createFirstAdministrator } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig, type Env } from '../../src/config/app-config.js';
 import { UsersService } from '../../src/users/users.service.js';
 import type { UserRole } from '../../src/common/auth/roles.js';
@@ -61,6 +61,7 @@ export async function startTestApp(
     ...overrides,
   });
   const app = await createApp(config, { modules: options.modules });
+  await createFirstAdministrator(app, config);
   const users = app.get(UsersService);
   return {
     app,
