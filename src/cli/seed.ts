@@ -5,7 +5,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { readConfig } from '../config/app-config.js';
-import { Seeder } from '../database/seed/seeder.js';
+import { Seeder, type SeedProgress } from '../database/seed/seeder.js';
 import { UsersService } from '../users/users.service.js';
 import { CliModule } from './cli.module.js';
 
@@ -32,16 +32,11 @@ try {
   const author =
     listed.find(({ user }) => user.role === 'administrator' || user.role === 'editor')?.user ??
     (await users.createUser('seed-editor', 'editor')).user;
-  const bar = new SingleBar(
-    { format: 'events {bar} {value}/{total} {percentage}% | {eta_formatted} left', hideCursor: true, stream: process.stderr },
-    Presets.shades_classic,
-  );
   const started = Date.now();
-  const result = await new Seeder(context.get<DataSource>(getDataSourceToken()), {
-    start: (total, done) => bar.start(total, done),
-    update: (done) => bar.update(done),
-    stop: () => bar.stop(),
-  }).run({ events: options.events, runId: options.runId, batchSize: options.batch, authorId: author.id });
+  const result = await new Seeder(
+    context.get<DataSource>(getDataSourceToken()),
+    process.stderr.isTTY ? terminalBar() : progressLines(),
+  ).run({ events: options.events, runId: options.runId, batchSize: options.batch, authorId: author.id });
   process.stdout.write(
     `Run "${options.runId}": ${result.total} events (${result.created} created) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
@@ -50,4 +45,43 @@ try {
   process.exitCode = 1;
 } finally {
   await context.close();
+}
+
+/** On a terminal: a bar redrawn in place. */
+function terminalBar(): SeedProgress {
+  const bar = new SingleBar(
+    { format: 'events {bar} {value}/{total} {percentage}% | {eta_formatted} left', hideCursor: true, stream: process.stderr },
+    Presets.shades_classic,
+  );
+  return { start: (total, done) => bar.start(total, done), update: (done) => bar.update(done), stop: () => bar.stop() };
+}
+
+/** Elsewhere (CI, a log file): a plain line at the start, after every 2 s of work, and at the end. */
+function progressLines(everyMs = 2000): SeedProgress {
+  let total = 0;
+  let first = 0;
+  let latest = 0;
+  let startedAt = 0;
+  let lastLineAt = 0;
+  const line = (done: number) => {
+    const seconds = (Date.now() - startedAt) / 1000;
+    const rate = seconds > 0 ? Math.round((done - first) / seconds) : 0;
+    const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+    process.stderr.write(`events ${done}/${total} (${percent}%), ${rate} per second\n`);
+    lastLineAt = Date.now();
+  };
+  return {
+    start: (all, done) => {
+      total = all;
+      first = done;
+      latest = done;
+      startedAt = Date.now();
+      line(done);
+    },
+    update: (done) => {
+      latest = done;
+      if (Date.now() - lastLineAt >= everyMs) line(done);
+    },
+    stop: () => line(latest),
+  };
 }
