@@ -1,6 +1,7 @@
-import { type DynamicModule, Inject, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
+import { type DynamicModule, Inject, Logger, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-cache.js';
@@ -73,10 +74,16 @@ export class AppModule implements NestModule {
           },
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () => ({
-            ...(await resolveDataSourceOptions(config.database, extensionTables(extensions))),
-            migrationsRun: true,
-          }),
+          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions)),
+          // migrations run at start, and the log says which ones did
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            const applied = await dataSource.runMigrations();
+            const logger = new Logger('Migrations');
+            if (applied.length === 0) logger.log('The schema is up to date.');
+            for (const migration of applied) logger.log(`Applied ${migration.name}.`);
+            return dataSource;
+          },
         }),
         DatabaseGuardModule,
         I18nModule.forRoot(extensionCatalogues(extensions)),

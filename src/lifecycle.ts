@@ -1,3 +1,4 @@
+import { Logger as NestLogger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { createApp, createFirstAdministrator, type AppOptions } from './app.setup.js';
@@ -47,6 +48,8 @@ export function gracefulShutdown(
   let stopping: Promise<void> | null = null;
   return (signal: string): Promise<void> => {
     stopping ??= (async () => {
+      const logger = new NestLogger('Shutdown');
+      logger.log(`${signal} received: no new connections; waiting up to ${graceMs} ms for requests in flight.`);
       const force = setTimeout(() => {
         process.stderr.write(`Requests still running ${graceMs} ms after ${signal}; closing their connections.\n`);
         app.getHttpServer().closeAllConnections();
@@ -55,6 +58,7 @@ export function gracefulShutdown(
       try {
         await app.close();
         clearTimeout(force);
+        logger.log('Shutdown finished: requests done, database closed.');
         exit(0);
       } catch (error) {
         process.stderr.write(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
