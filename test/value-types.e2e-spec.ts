@@ -55,6 +55,23 @@ describe('value types of text fields', () => {
     expectTypeError(await post('tags', { name: ['jazz'] }), 'name');
   });
 
+  it('says what a term list accepts when categories or tags are sent as objects, in every edition', async () => {
+    const res = await post('events', eventBody({ categories: [{ id: 4 }] }));
+    expectError(res, 400, 'rest_invalid_param', ['categories']);
+    expect(res.body.data.params.categories).toBe(
+      'categories must be a list of IDs, slugs or names: a comma-separated string, or an array of strings and numbers.',
+    );
+    expect(res.body.data.details.categories.code).toBe('rest_invalid_type');
+    const german = await t
+      .http()
+      .post(`/de${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .send(eventBody({ tags: { name: 'jazz' } }));
+    expect(german.body.data.params.tags).toMatch(/^tags muss eine Liste von IDs, Slugs oder Namen sein/);
+    const list = await t.http().get(`${API}/events?include[a]=1`);
+    expect(list.status).toBe(400);
+  });
+
   it('keeps accepting JSON booleans for venue show_map and show_map_link (deliberate, spec §7.3)', async () => {
     const res = await post('venues', { venue: 'Map Hall', show_map: false, show_map_link: true });
     expect(res.status).toBe(201);

@@ -128,8 +128,8 @@ export const stringList: ParamParser<string[]> = (raw, param) => {
   else if (typeof raw === 'number') items = [raw];
   else if (raw !== null && typeof raw === 'object' && Object.keys(raw).every((key) => /^\d+$/.test(key))) {
     items = Object.values(raw);
-  } else return typeError('string', param);
-  if (items.some((item) => typeof item !== 'string' && typeof item !== 'number')) return typeError('string', param);
+  } else return typeError('string_list', param);
+  if (items.some((item) => typeof item !== 'string' && typeof item !== 'number')) return typeError('string_list', param);
   const result = items.map((item) => String(item).trim()).filter((item) => item !== '');
   if (result.length > MAX_LIST_ITEMS) return new Invalid({ key: 'too_many_items', args: { max: MAX_LIST_ITEMS } });
   return result;

@@ -79,8 +79,8 @@ export const termInput: ParamParser<string[]> = (raw, param) => {
   if (list) items = list;
   else if (typeof raw === 'string') items = raw.split(',');
   else if (typeof raw === 'number') items = [raw];
-  else return typeErrorFor('string', param);
-  if (items.some((item) => typeof item !== 'string' && typeof item !== 'number')) return typeErrorFor('string', param);
+  else return typeErrorFor('string_list', param);
+  if (items.some((item) => typeof item !== 'string' && typeof item !== 'number')) return typeErrorFor('string_list', param);
   const names = [...new Set(items.map((item) => String(item).trim()).filter((item) => item !== ''))];
   if (names.length > MAX_LIST_ITEMS) return new Invalid({ key: 'too_many_items', args: { max: MAX_LIST_ITEMS } });
   if (names.some((name) => [...name].length > 200)) return new Invalid({ key: 'too_long', args: { max: 200 } });
