@@ -35,6 +35,23 @@ describe('the docs page for people', () => {
     expect(api.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
+  it('serves each edition its own docs page at /{lang}/docs, and none for unknown or default codes', async () => {
+    const german = await t.http().get('/de/docs');
+    expect(german.status).toBe(200);
+    expect(german.headers['content-type']).toMatch(/text\/html/);
+    expect(german.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(german.text).toContain('<title>Veranstaltungskalender-API</title>');
+    const init = await t.http().get('/de/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('"urls.primaryName": "Deutsch"');
+    expect((await t.http().get('/de/docs/swagger-ui.css')).status).toBe(200);
+    for (const path of ['/xx/docs', '/en/docs', '/de/docsx']) {
+      const res = await t.http().get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    }
+  });
+
   browserIt('renders the operations in a real browser and switches language', async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -47,6 +64,10 @@ describe('the docs page for people', () => {
     await page.waitForSelector('.opblock-summary', { timeout: 20000 });
     const english = await page.locator('.opblock-summary-description').allTextContents();
     expect(english).toContain('List events');
+    // one section per tag of the document, in its order, none called "default"
+    const sections = await page.locator('.opblock-tag').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-tag')));
+    expect(sections).toEqual(['doc', 'events', 'venues', 'organizers', 'categories', 'tags']);
+    if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: true });
     await page.selectOption('.topbar select', { label: 'Deutsch' });
     // The German document has replaced the English one: as many operations shown again, none in English.
     await page.waitForFunction(
@@ -65,6 +86,15 @@ describe('the docs page for people', () => {
     expect(german.length).toBe(english.length);
     expect(german).not.toContain('List events');
     expect(errors).toEqual([]);
+  });
+
+  browserIt('opens /de/docs on the German document', async () => {
+    const page = await (browser as Browser).newPage();
+    await page.goto(`${base}/de/docs`);
+    await page.waitForSelector('.opblock-summary', { timeout: 20000 });
+    const summaries = await page.locator('.opblock-summary-description').allTextContents();
+    expect(summaries).toContain('Veranstaltungen auflisten');
+    expect(await page.title()).toBe('Veranstaltungskalender-API');
   });
 });
 

@@ -24,6 +24,12 @@ interface Parameter {
 const RESOURCE_ORDER = ['', 'doc', 'events', 'venues', 'organizers', 'categories', 'tags'];
 const ITEM_METHOD_GROUPS = [['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']];
 const ARG_KEYS = ['type', 'items', 'enum', 'format'];
+/**
+ * Relation fields of event writes: the document describes what they accept (`oneOf` IDs, names,
+ * new records); the index keeps the declaration of the reference (spec §13.1), an array of integers.
+ */
+const INDEX_LIST_DECLARATION = { type: 'array', items: { type: 'integer' } };
+const RELATION_FIELDS = new Set(['categories', 'tags', 'venue', 'organizer']);
 
 /**
  * The OpenAPI document generated from the controllers (spec §13.2) and the namespace index derived
@@ -129,7 +135,8 @@ export class ApiDocumentService implements RouteAnswers {
     const required = new Set((body?.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((body?.properties as Record<string, Json> | undefined) ?? {})) {
       if (name in args) continue;
-      args[name] = { ...this.arg(schema, schema.description as string | undefined), required: required.has(name) };
+      const declared = RELATION_FIELDS.has(name) ? { ...schema, ...INDEX_LIST_DECLARATION } : schema;
+      args[name] = { ...this.arg(declared, schema.description as string | undefined), required: required.has(name) };
     }
     return Object.keys(args).length > 0 ? args : [];
   }

@@ -2,11 +2,19 @@ import { Injectable, type INestApplication, type OnModuleInit } from '@nestjs/co
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Editions } from '../editions/editions.js';
 import { LANGUAGE_NAMES } from '../editions/language-names.js';
+import { Translator } from '../i18n/translator.js';
 import { ApiDocumentService } from './api-document.service.js';
 
+const TITLE = 'Event Calendar API';
+/** The summary of `info.description`; the contract itself is docs/API.md, shipped with the code. */
+const DESCRIPTION =
+  'Read and manage calendar events and the venues, organizers, categories and tags attached to them.\n\n' +
+  'The complete contract is the API reference (docs/API.md) in the repository of this service.';
+
 /**
- * Generates the OpenAPI document from the controllers and serves the docs page for people
- * (Swagger UI at `/docs`, with a switch between the editions' documents). It runs while the
+ * Generates the OpenAPI document from the controllers and serves the docs page for people: Swagger
+ * UI at `/docs` for the default edition and at `/{lang}/docs` for every other one, each showing its
+ * edition's document first, with a switch between the editions' documents. It runs while the
  * application initialises, after the lifecycle middleware is mounted, so the docs page gets the
  * same security headers as every other answer.
  */
@@ -17,6 +25,7 @@ export class DocsPage implements OnModuleInit {
   constructor(
     private readonly documents: ApiDocumentService,
     private readonly editions: Editions,
+    private readonly translator: Translator,
   ) {}
 
   /** Called by `createApp` before `init()`: the document is built from this application. */
@@ -26,24 +35,20 @@ export class DocsPage implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.app) return;
+    const app = this.app;
     const document = SwaggerModule.createDocument(
-      this.app,
-      new DocumentBuilder()
-        .setTitle('Event Calendar API')
-        .setDescription('Read and manage calendar events and the venues, organizers, categories and tags attached to them.')
-        .setVersion('1.0.0')
-        .addBasicAuth()
-        .build(),
+      app,
+      new DocumentBuilder().setTitle(TITLE).setDescription(DESCRIPTION).setVersion('1.0.0').addBasicAuth().build(),
     );
     this.documents.setDocument(document);
-    SwaggerModule.setup('docs', this.app, document, {
-      raw: false,
-      explorer: true,
-      customSiteTitle: 'Event Calendar API',
-      swaggerOptions: {
-        urls: this.editions.codes.map((code) => ({ url: `${this.editions.api(code)}/doc`, name: LANGUAGE_NAMES[code] ?? code })),
-        'urls.primaryName': LANGUAGE_NAMES[this.editions.defaultEdition] ?? this.editions.defaultEdition,
-      },
-    });
+    const urls = this.editions.codes.map((code) => ({ url: `${this.editions.api(code)}/doc`, name: LANGUAGE_NAMES[code] ?? code }));
+    for (const code of this.editions.codes) {
+      SwaggerModule.setup(this.editions.docsPage(code), app, document, {
+        raw: false,
+        explorer: true,
+        customSiteTitle: this.translator.prose(code, TITLE),
+        swaggerOptions: { urls, 'urls.primaryName': LANGUAGE_NAMES[code] ?? code },
+      });
+    }
   }
 }

@@ -2,8 +2,8 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { Editions } from './editions.js';
 
-/** Paths served outside the API and its editions: health checks and the docs page. */
-const OUTSIDE_THE_API = /^\/(health(\/ready)?|docs(\/.*)?)\/?$/;
+/** Paths served outside the API: health checks. The docs pages (`/docs`, `/{lang}/docs`) ask `Editions`. */
+const OUTSIDE_THE_API = /^\/health(\/ready)?\/?$/;
 
 /**
  * First step of every request: which language edition it addresses (spec §2.2: `/{lang}` prefix,
@@ -18,8 +18,11 @@ export class EditionMiddleware implements NestMiddleware {
     const query = req.url.indexOf('?');
     const rawPath = query === -1 ? req.url : req.url.slice(0, query);
     const search = query === -1 ? '' : req.url.slice(query + 1);
-    const outside = OUTSIDE_THE_API.test(rawPath);
-    const { edition, rest } = outside ? { edition: this.editions.defaultEdition, rest: rawPath } : this.editions.resolve(rawPath);
+    const docsEdition = this.editions.docsPageEdition(rawPath);
+    const outside = docsEdition !== null || OUTSIDE_THE_API.test(rawPath);
+    const { edition, rest } = outside
+      ? { edition: docsEdition ?? this.editions.defaultEdition, rest: rawPath }
+      : this.editions.resolve(rawPath);
     const base = this.editions.base(edition);
     req.ctx = {
       edition,

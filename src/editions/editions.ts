@@ -37,6 +37,19 @@ export class Editions {
     return `${this.base(edition)}/${this.namespace}`;
   }
 
+  /** Path of an edition's docs page, outside the API: `docs`, `{lang}/docs`. */
+  docsPage(edition: string): string {
+    return edition === this.defaultEdition ? 'docs' : `${edition}/docs`;
+  }
+
+  /** The edition whose docs page (or one of its files) `path` addresses, or null. */
+  docsPageEdition(path: string): string | null {
+    const match = /^(?:\/([A-Za-z]{2}(?:-[A-Za-z]{2})?))?\/docs(?:\/.*)?$/.exec(path);
+    if (!match) return null;
+    if (match[1] === undefined) return this.defaultEdition;
+    return match[1] !== this.defaultEdition && this.codes.includes(match[1]) ? match[1] : null;
+  }
+
   resolve(path: string): EditionPath {
     let rest = path;
     if (this.publicPath && (rest === this.publicPath || rest.startsWith(`${this.publicPath}/`))) {

@@ -44,8 +44,9 @@ export class SecurityHeadersMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    const path = req.path;
-    (path === '/docs' || path.startsWith('/docs/') ? this.docs : this.api)(req, res, next);
+    // a docs page (`/docs`, `/{lang}/docs`) is the only page outside the API not ending in /health
+    const docsPage = req.ctx.target === null && /\/docs(\/|$)/.test(req.path);
+    (docsPage ? this.docs : this.api)(req, res, next);
   }
 }
 

@@ -6,19 +6,19 @@ import { CollectsProblems } from '../../common/validation/api-validation.pipe.js
 
 @CollectsProblems()
 export class CreateCategoryDto implements TermWriteFields {
-  @Doc('Category name.')
+  @Doc('Category name.', { example: 'Outdoor' })
   @termNameParam(true)
   name: string;
 
-  @Doc('Category description.')
+  @Doc('Category description.', { example: 'Events that take place outside.' })
   @termDescriptionParam()
   description?: string;
 
-  @Doc('Category slug; generated from the name when absent.')
+  @Doc('Category slug; generated from the name when absent.', { example: 'outdoor' })
   @termSlugWriteParam()
   slug?: string;
 
-  @Doc('ID of the parent category (0 for a top-level category).')
+  @Doc('ID of the parent category (0 for a top-level category).', { example: 0 })
   @Param(integer({ min: 0 }), { schema: { type: 'integer' } })
   parent?: number;
 }

@@ -6,11 +6,11 @@ import { CollectsProblems } from '../../common/validation/api-validation.pipe.js
 
 @CollectsProblems()
 export class UpdateCategoryDto implements TermWriteFields {
-  @Doc('Category name.')
+  @Doc('Category name.', { example: 'Outdoor' })
   @termNameParam(false)
   name?: string;
 
-  @Doc('Category description.')
+  @Doc('Category description.', { example: 'Events that take place outside.' })
   @termDescriptionParam()
   description?: string;
 
@@ -18,7 +18,7 @@ export class UpdateCategoryDto implements TermWriteFields {
   @termSlugWriteParam()
   slug?: string;
 
-  @Doc('ID of the parent category (0 for a top-level category).')
+  @Doc('ID of the parent category (0 for a top-level category).', { example: 0 })
   @Param(integer({ min: 0 }), { schema: { type: 'integer' } })
   parent?: number;
 }

@@ -1,3 +1,4 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { Invalid, type ParamParser } from '../../common/validation/param.js';
 import { MAX_LIST_ITEMS, typeErrorFor } from '../../common/validation/parsers.js';
 
@@ -100,4 +101,23 @@ export const customFieldsInput: ParamParser<Record<string, string | null>> = (ra
     } else return typeErrorFor('string', param);
   }
   return result;
+};
+
+/** `categories`, `tags` on writes: term IDs, slugs or names. */
+export const TERM_LIST_SCHEMA: ApiPropertyOptions = { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } };
+
+/** A new venue or organizer given inline: an object with at least its name field. */
+const inlineItem = (nameField: string) => ({
+  type: 'object' as const,
+  properties: { [nameField]: { type: 'string' } },
+  required: [nameField],
+});
+
+/** `venue` on writes: an ID, or a new venue. */
+export const VENUE_SCHEMA: ApiPropertyOptions = { oneOf: [{ type: 'integer' }, inlineItem('venue')] };
+
+/** `organizer` on writes: organizer IDs and new organizers. */
+export const ORGANIZER_LIST_SCHEMA: ApiPropertyOptions = {
+  type: 'array',
+  items: { oneOf: [{ type: 'integer' }, inlineItem('organizer')] },
 };

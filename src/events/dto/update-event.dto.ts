@@ -14,7 +14,16 @@ import {
   type ItemWriteFields,
 } from '../../items/dto/item-fields.js';
 import { normalizeCostInput } from '../event-cost.js';
-import { customFieldsInput, organizerInput, termInput, venueInput, type LinkInput } from './relation-inputs.js';
+import {
+  customFieldsInput,
+  ORGANIZER_LIST_SCHEMA,
+  organizerInput,
+  TERM_LIST_SCHEMA,
+  termInput,
+  VENUE_SCHEMA,
+  venueInput,
+  type LinkInput,
+} from './relation-inputs.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
 
@@ -37,59 +46,59 @@ const parentInput = (raw: unknown, param: string): number | null | Invalid => {
 /** Fields of an event write (spec §11.2); on update every field is optional and none has a default. */
 @CollectsProblems()
 export class UpdateEventDto implements ItemWriteFields {
-  @Doc('Event title.')
+  @Doc('Event title.', { example: 'Harbour Lantern Walk' })
   @ItemName()
   title?: string;
 
-  @Doc('Event description; HTML allowed.')
+  @Doc('Event description; HTML allowed.', { example: '<p>A guided evening walk along the harbour; lanterns are provided.</p>' })
   @RichText()
   description?: string;
 
-  @Doc('Short summary.')
+  @Doc('Short summary.', { example: 'An evening walk along the harbour with lanterns.' })
   @RichText()
   excerpt?: string;
 
-  @Doc('Event slug.')
+  @Doc('Event slug.', { example: 'harbour-lantern-walk' })
   @ItemSlug()
   slug?: string;
 
-  @Doc('Publication status of the event.')
+  @Doc('Publication status of the event.', { example: 'publish' })
   @ItemStatusField()
   status?: 'publish' | 'future' | 'draft' | 'pending' | 'private';
 
-  @Doc("ID of the event's author.")
+  @Doc("ID of the event's author.", { example: 1 })
   @ItemAuthor()
   author?: number;
 
-  @Doc('Publication date, in the site time zone.')
+  @Doc('Publication date, in the site time zone.', { example: '2027-01-15 09:00:00' })
   @DateField()
   date?: string;
 
-  @Doc('Publication date, in UTC.')
+  @Doc('Publication date, in UTC.', { example: '2027-01-15 15:00:00' })
   @DateField()
   date_utc?: string;
 
-  @Doc('Time zone of the event.')
+  @Doc('Time zone of the event.', { example: 'America/Chicago' })
   @Param(timezoneInput, { schema: { type: 'string' } })
   timezone?: string;
 
-  @Doc('Whether the event lasts all day.')
+  @Doc('Whether the event lasts all day.', { example: false })
   @Param(boolean, { schema: { type: 'boolean' } })
   all_day?: boolean;
 
-  @Doc('Start date and time.')
+  @Doc('Start date and time.', { example: '2027-03-20 19:30:00' })
   @DateField()
   start_date?: string;
 
-  @Doc('End date and time.')
+  @Doc('End date and time.', { example: '2027-03-20 21:30:00' })
   @DateField()
   end_date?: string;
 
-  @Doc('Featured image: the ID of an image or an image URL.')
+  @Doc('Featured image: the ID of an image or an image URL; an empty string for none.', { example: '' })
   @ImageField()
   image?: ImageRequest;
 
-  @Doc('Cost: a string, a number or a list of them.')
+  @Doc('Cost: a string, a number or a list of them.', { example: '15' })
   @Param(
     (raw) => {
       const costs = normalizeCostInput(raw);
@@ -101,59 +110,70 @@ export class UpdateEventDto implements ItemWriteFields {
   )
   cost?: string[];
 
-  @Doc('Website of the event.')
+  @Doc('Website of the event.', { example: 'https://harbour-walks.example.org/lantern-walk' })
   @Param(websiteUrl, { schema: { type: 'string', format: 'uri' } })
   website?: string;
 
-  @Doc('Whether the event shows a map.')
+  @Doc('Whether the event shows a map.', { example: true })
   @Param(boolean, { schema: { type: 'boolean' } })
   show_map?: boolean;
 
-  @Doc('Whether the event shows a map link.')
+  @Doc('Whether the event shows a map link.', { example: true })
   @Param(boolean, { schema: { type: 'boolean' } })
   show_map_link?: boolean;
 
-  @Doc('Whether the event is left out of event lists.')
+  @Doc('Whether the event is left out of event lists.', { example: false })
   @Param(boolean, { schema: { type: 'boolean' } })
   hide_from_listings?: boolean;
 
-  @Doc('Whether the event is pinned in calendar views.')
+  @Doc('Whether the event is pinned in calendar views.', { example: false })
   @Param(boolean, { schema: { type: 'boolean' } })
   sticky?: boolean;
 
-  @Doc('Whether the event is featured.')
+  @Doc('Whether the event is featured.', { example: false })
   @Param(boolean, { schema: { type: 'boolean' } })
   featured?: boolean;
 
-  @Doc('Category IDs or names.')
-  @Param(termInput, { schema: { type: 'array', items: { type: 'integer' } } })
+  @Doc(
+    'Categories: IDs, slugs or names, as an array or a comma-separated string; a name not found creates the category; an empty value removes all.',
+    { example: ['Guided tours', 'Evening'] },
+  )
+  @Param(termInput, { schema: TERM_LIST_SCHEMA })
   categories?: string[];
 
-  @Doc('Tag IDs or names.')
-  @Param(termInput, { schema: { type: 'array', items: { type: 'integer' } } })
+  @Doc(
+    'Tags: IDs, slugs or names, as an array or a comma-separated string; a name not found creates the tag; an empty value removes all.',
+    { example: ['family', 'harbour'] },
+  )
+  @Param(termInput, { schema: TERM_LIST_SCHEMA })
   tags?: string[];
 
-  @Doc('The venue: an ID, or the fields of a new venue.')
-  @Param(venueInput, { schema: { type: 'array', items: { type: 'integer' } } })
+  @Doc('The venue: the ID of a venue, or an object with the fields of a new venue (`venue` is its name); an empty value removes it.', {
+    example: { venue: 'Harbour Pavilion', address: '200 Pier Road', city: 'Chicago', state: 'IL', zip: '60611', country: 'United States' },
+  })
+  @Param(venueInput, { schema: VENUE_SCHEMA })
   venue?: LinkInput | null;
 
-  @Doc('The organizers: IDs, or the fields of new organizers.')
-  @Param(organizerInput, { schema: { type: 'array', items: { type: 'integer' } } })
+  @Doc(
+    'The organizers: an array of organizer IDs or objects with the fields of a new organizer (`organizer` is its name); an empty value removes all.',
+    { example: [{ organizer: 'Harbour Walks Club', email: 'walks@harbour-walks.example.org', phone: '+1 312 555 0142' }] },
+  )
+  @Param(organizerInput, { schema: ORGANIZER_LIST_SCHEMA })
   organizer?: LinkInput[];
 
-  @Doc('ID of the parent event.')
+  @Doc('ID of the parent event; 0 for none.', { example: 0 })
   @Param(parentInput, { schema: { type: 'integer' } })
   post_parent?: number | null;
 
-  @Doc('Password protecting the event.')
+  @Doc('Password protecting the event.', { example: '' })
   @PostPassword()
   post_password?: string;
 
-  @Doc('Values of the additional event fields, by key.')
+  @Doc('Values of the additional event fields, by key.', { example: {} })
   @Param(customFieldsInput, { schema: { type: 'object', additionalProperties: { type: 'string' } } })
   custom_fields?: Record<string, string | null>;
 
-  @Doc('Accepted and ignored: the writer sees everything.')
+  @Doc('Accepted and ignored: the writer sees everything.', { example: '' })
   @Param(text({ max: 255 }), { schema: { type: 'string' } })
   password?: string;
 }

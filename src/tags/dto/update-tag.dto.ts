@@ -1,3 +1,4 @@
+import { ApiHideProperty } from '@nestjs/swagger';
 import { Param } from '../../common/validation/param.js';
 import { anyValue } from '../../common/validation/parsers.js';
 import { termDescriptionParam, termNameParam, termSlugWriteParam, type TermWriteFields } from '../../terms/dto/term-write.dto.js';
@@ -6,11 +7,11 @@ import { CollectsProblems } from '../../common/validation/api-validation.pipe.js
 
 @CollectsProblems()
 export class UpdateTagDto implements TermWriteFields {
-  @Doc('Tag name.')
+  @Doc('Tag name.', { example: 'Lanterns' })
   @termNameParam(false)
   name?: string;
 
-  @Doc('Tag description.')
+  @Doc('Tag description.', { example: 'Events lit by lanterns.' })
   @termDescriptionParam()
   description?: string;
 
@@ -18,7 +19,8 @@ export class UpdateTagDto implements TermWriteFields {
   @termSlugWriteParam()
   slug?: string;
 
-  @Doc('Tags are not hierarchical: a parent is refused.')
+  // Tags are not hierarchical: a parent is refused. Hidden here, where the Swagger plugin sees it (spec §13.1: no `parent`).
+  @ApiHideProperty()
   @Param(anyValue, { hidden: true })
   parent?: unknown;
 }
