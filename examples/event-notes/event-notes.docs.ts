@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { RESPONSE_TEXT } from '../../src/common/openapi/route-doc.js';
 
 /**
  * The OpenAPI description of the module's routes, written with @nestjs/swagger's own decorators.
@@ -21,15 +22,6 @@ const NOTE = {
 const NOTE_LIST = {
   type: 'object',
   properties: { notes: { type: 'array', description: 'The notes of the event, oldest first.', items: NOTE } },
-};
-
-const ANSWERS: Record<number, string> = {
-  200: 'The request succeeded.',
-  201: 'The record was created.',
-  400: 'A parameter is missing or invalid.',
-  401: 'Authentication is required.',
-  403: 'The requester is not allowed to do this.',
-  404: 'The record or page does not exist.',
 };
 
 type Operation = 'list' | 'create' | 'read' | 'delete';
@@ -64,7 +56,7 @@ export function NoteRouteDoc(operation: Operation): MethodDecorator {
   }
   for (const status of answers) {
     const schema = status >= 400 ? { $ref: '#/components/schemas/Error' } : operation === 'list' ? NOTE_LIST : NOTE;
-    decorators.push(ApiResponse({ status, description: ANSWERS[status], schema }));
+    decorators.push(ApiResponse({ status, description: RESPONSE_TEXT[status], schema }));
   }
   return applyDecorators(...decorators);
 }

@@ -20,7 +20,8 @@ const NOUN: Record<RouteKind, { one: string; aOne: string; many: string }> = {
   tags: { one: 'tag', aOne: 'a tag', many: 'tags' },
 };
 
-const RESPONSE_TEXT: Record<number, string> = {
+/** The description of each documented answer; extension modules use the same texts (translated already). */
+export const RESPONSE_TEXT: Readonly<Record<number, string>> = {
   200: 'The request succeeded.',
   201: 'The record was created.',
   400: 'A parameter is missing or invalid.',
