@@ -16,6 +16,7 @@ import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ItemsService } from '../items/items.service.js';
+import { listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from '../items/list-order.js';
 import { expandStatusFilter } from '../items/status-rules.js';
 import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -50,6 +51,10 @@ const LIST_ORDER = [
   'include',
   'post_parent',
   'ticketed',
+  'orderby',
+  'order',
+  'modified_after',
+  'modified_before',
 ];
 const EARTH_RADIUS_KM = 6371;
 
@@ -129,6 +134,7 @@ export class EventListService {
     const hasLng = query.geoloc_lng !== undefined && query.geoloc_lng !== null;
     if (hasLat !== hasLng) problems.add(hasLat ? 'geoloc_lng' : 'geoloc_lat', 'geoloc_pair');
     if (query.post_parent !== undefined && !(await this.reads.isLiveEvent(query.post_parent))) problems.add('post_parent', 'unknown_event');
+    const modified = modifiedWindow(query, siteZone, now, problems);
     problems.throwIfAny(LIST_ORDER);
 
     const builder = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
@@ -170,16 +176,24 @@ export class EventListService {
       builder.andWhere(nearby.length > 0 ? 'e.venue_id IN (:...nearby)' : '1 = 0', { nearby });
     }
     if (query.post_parent !== undefined) builder.andWhere('e.parent_id = :parent', { parent: query.post_parent });
+    whereModified(builder, 'e', modified);
 
     const paging = resolvePaging(query, this.lists);
     const total = await builder.getCount();
     // The page is found as ids first: a query the listing index covers, read in index order from the
     // window's start (MariaDB would otherwise walk the index from the calendar's first event when it
     // must fetch whole rows), then those rows by primary key.
+    const order = listOrder(query.orderby ?? 'event_date', query.order, {
+      event_date: usesInclude ? 'date_utc' : 'start_local',
+      date: 'date_utc',
+      modified: 'modified_utc',
+      title: 'title',
+      id: 'id',
+    });
     const pageIds = await builder
       .select('e.id', 'id')
-      .orderBy(usesInclude ? 'e.date_utc' : 'e.start_local', 'ASC')
-      .addOrderBy('e.id', 'ASC')
+      .orderBy(`e.${order.column}`, order.direction)
+      .addOrderBy('e.id', order.direction)
       .offset(paging.offset)
       .limit(paging.perPage)
       .getRawMany<{ id: number | string }>()
@@ -215,6 +229,7 @@ export class EventListService {
       ['geoloc', query.geoloc],
       ['geoloc_lat', query.geoloc_lat],
       ['geoloc_lng', query.geoloc_lng],
+      ...orderAndModifiedEcho(query, modified),
     ];
     const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
     return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };

@@ -19,10 +19,25 @@ import type { ItemsService } from './items.service.js';
 import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { passwordUnlocks, redact } from './protection.js';
+import { applyListOrder, listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from './list-order.js';
 import { expandStatusFilter } from './status-rules.js';
 import { mayWriteCondition, visibleCondition } from './visibility.js';
 
-const LIST_LINK_ORDER = ['page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status', 'password'];
+const LIST_LINK_ORDER = [
+  'page',
+  'per_page',
+  'search',
+  'event',
+  'has_events',
+  'only_with_upcoming',
+  'status',
+  'orderby',
+  'order',
+  'modified_after',
+  'modified_before',
+  'password',
+];
+const SORT_COLUMNS = { date: 'date_utc', modified: 'modified_utc', title: 'name', id: 'id' };
 
 /**
  * Reads of venues and organizers: the list and its filters (spec §9.5), single items, and the
@@ -52,6 +67,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
       problems.add('status', 'status');
     }
     if (query.event !== undefined && !(await this.events.exists(query.event))) problems.add('event', 'unknown_event');
+    const modified = modifiedWindow(query, this.items.site.siteTimezone, new Date(), problems);
     problems.throwIfAny(LIST_LINK_ORDER);
 
     const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
@@ -63,10 +79,12 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
       builder.andWhere(query.has_events ? linked : `NOT ${linked}`);
     }
     if (query.only_with_upcoming) this.whereUpcoming(builder, user);
+    whereModified(builder, 'i', modified);
 
     const paging = resolvePaging(query, this.lists);
     const total = await builder.getCount();
-    const rows = await builder.orderBy('i.date_utc', 'DESC').addOrderBy('i.id', 'DESC').skip(paging.offset).take(paging.perPage).getMany();
+    applyListOrder(builder, 'i', listOrder(query.orderby ?? 'date', query.order, SORT_COLUMNS));
+    const rows = await builder.skip(paging.offset).take(paging.perPage).getMany();
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
     const pages = totalPages(total, paging.perPage);
     const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
@@ -76,6 +94,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
       ['status', statusWords],
       ['search', query.search],
       ['only_with_upcoming', query.only_with_upcoming],
+      ...orderAndModifiedEcho(query, modified),
     ]);
     return {
       headers: { total, totalPages: pages },

@@ -1,14 +1,23 @@
 import type { Response } from 'express';
+import type { ListPageLinks } from '../paging/list-page.response.js';
 
 export interface ListResult<B extends object> {
   headers: { total: number; totalPages: number };
   body: B;
 }
 
-/** Sends a list with the `X-TEC-Total`/`X-TEC-TotalPages` headers (spec §9.2). */
+/**
+ * Sends a list with the `X-TEC-Total`/`X-TEC-TotalPages` headers (spec §9.2), their `X-WP-*` twins and
+ * RFC 8288 `next`/`prev` links added to the `Link` header already set (the API root, api.w.org).
+ */
 export function sendList<B extends object>(response: Response, result: ListResult<B>): B {
-  response.setHeader('X-TEC-Total', String(result.headers.total));
-  response.setHeader('X-TEC-TotalPages', String(result.headers.totalPages));
+  for (const prefix of ['X-TEC', 'X-WP']) {
+    response.setHeader(`${prefix}-Total`, String(result.headers.total));
+    response.setHeader(`${prefix}-TotalPages`, String(result.headers.totalPages));
+  }
+  const { next_rest_url: next, previous_rest_url: previous } = result.body as Partial<ListPageLinks>;
+  if (next !== undefined) response.append('Link', `<${next}>; rel="next"`);
+  if (previous !== undefined) response.append('Link', `<${previous}>; rel="prev"`);
   return result.body;
 }
 

@@ -6,6 +6,10 @@ import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-it
 import { dateText } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
+import { ModifiedParam, OrderByParam, OrderParam, type SortDirection } from '../../items/dto/list-order.query.js';
+
+export const EVENT_ORDERBY = ['event_date', 'date', 'modified', 'title', 'id'] as const;
+export type EventOrderBy = (typeof EVENT_ORDERBY)[number];
 
 const DateFilter = (schema: Record<string, unknown> = {}) => Param(dateText, { schema: { type: 'string', ...schema } });
 
@@ -99,6 +103,22 @@ export class ListEventsQueryDto extends PageQueryDto {
     { schema: { type: 'boolean' } },
   )
   ticketed?: boolean;
+
+  @Doc('Sort key: event_date (the start, the default), date (publication), modified, title or id.')
+  @OrderByParam(EVENT_ORDERBY)
+  orderby?: EventOrderBy;
+
+  @Doc('Sort direction, asc or desc; descending by default for date and modified, ascending otherwise.')
+  @OrderParam()
+  order?: SortDirection;
+
+  @Doc('Only records last modified after this date.')
+  @ModifiedParam()
+  modified_after?: string;
+
+  @Doc('Only records last modified before this date.')
+  @ModifiedParam()
+  modified_before?: string;
 
   @Doc('Password that unlocks protected events in the page.')
   @PasswordParam()
