@@ -20,7 +20,7 @@ export interface BeforeCachedRead {
 }
 export const BEFORE_CACHED_READ = Symbol('before-cached-read');
 
-const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'allow'];
+const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link', 'allow'];
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /** A miss being built: the interceptor hands it the serialized body. */

@@ -16,8 +16,10 @@ export function sendList<B extends object>(response: Response, result: ListResul
     response.setHeader(`${prefix}-TotalPages`, String(result.headers.totalPages));
   }
   const { next_rest_url: next, previous_rest_url: previous } = result.body as Partial<ListPageLinks>;
-  if (next !== undefined) response.append('Link', `<${next}>; rel="next"`);
-  if (previous !== undefined) response.append('Link', `<${previous}>; rel="prev"`);
+  // one header line, so that the response cache keeps and replays it whole
+  const links = [response.getHeader('Link'), next && `<${next}>; rel="next"`, previous && `<${previous}>; rel="prev"`].flat();
+  const present = links.filter((link): link is string => typeof link === 'string' && link !== '');
+  if (present.length > 0) response.setHeader('Link', present.join(', '));
   return result.body;
 }
 
