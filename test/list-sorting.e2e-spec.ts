@@ -1,3 +1,7 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { CategoryEntity } from '../src/categories/category.entity.js';
+import { TagEntity } from '../src/tags/tag.entity.js';
 import { day, eventBody, eventClient, expectError, type EventClient } from './support/events.js';
 import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -219,6 +223,57 @@ describe('list sorting and change filters (issue 14 §2)', () => {
       expect(res.body.next_rest_url).toContain('orderby=id&order=desc');
       expect(String(res.headers.link)).toContain(`<${res.body.next_rest_url}>; rel="next"`);
       expect(String(res.headers.link)).toContain('rel="https://api.w.org/"');
+    });
+  });
+
+  describe.each([
+    ['categories', CategoryEntity],
+    ['tags', TagEntity],
+  ] as const)('GET /%s modified_after/modified_before', (resource, entity) => {
+    const ids: Record<'old' | 'changed', number> = { old: 0, changed: 0 };
+    let changedAt: string;
+    const listIds = async (query: string): Promise<number[]> => {
+      const res = await t.http().get(`${API}/${resource}?hide_empty=0&orderby=id${query}`);
+      if (res.status !== 200) throw new Error(`${query}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body[resource].map((term: { id: number }) => term.id);
+    };
+    const storedModified = async (id: number): Promise<string> => {
+      const term = await t.app.get<DataSource>(getDataSourceToken()).getRepository(entity).findOneByOrFail({ id });
+      return term.modifiedUtc as string;
+    };
+
+    beforeAll(async () => {
+      const make = async (name: string) => {
+        const res = await t.http().post(`${API}/${resource}`).set('Authorization', admin).send({ name });
+        if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body.id as number;
+      };
+      ids.old = await make('Old term');
+      ids.changed = await make('Changed term');
+      await sleep(1100);
+      const updated = await t.http().post(`${API}/${resource}/${ids.changed}`).set('Authorization', admin).send({ description: 'new' });
+      expect(updated.status).toBe(200);
+      changedAt = await storedModified(ids.changed);
+    });
+
+    it('sets the modification time on create and update', async () => {
+      expect(await storedModified(ids.old)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(changedAt > (await storedModified(ids.old))).toBe(true);
+    });
+
+    it('filters strictly on it, with an offset or in site time', async () => {
+      expect(await listIds(`&modified_after=${q(shifted(changedAt, 0, 3))}`)).toEqual([]);
+      expect(await listIds(`&modified_after=${q(shifted(changedAt, -1))}`)).toEqual([ids.changed]);
+      expect(await listIds(`&modified_before=${q(shifted(changedAt, 0))}`)).toEqual([ids.old]);
+      expect(await listIds(`&modified_before=${q(shifted(changedAt, 1))}`)).toEqual([ids.old, ids.changed]);
+    });
+
+    it('refuses an unreadable date and echoes a valid one in the links', async () => {
+      expectError(await t.http().get(`${API}/${resource}?modified_after=whenever`), 400, 'rest_invalid_param', ['modified_after']);
+      const res = await t.http().get(`${API}/${resource}?hide_empty=0&per_page=1&modified_before=${q(shifted(changedAt, 1))}`);
+      expect(res.body.next_rest_url).toContain(`modified_before=${q(`${shifted(changedAt, 1).slice(0, 19)}Z`)}`);
+      expect(res.headers['x-wp-total']).toBe('2');
+      expect(String(res.headers.link)).toContain(`<${res.body.next_rest_url}>; rel="next"`);
     });
   });
 });

@@ -16,7 +16,7 @@ import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ItemsService } from '../items/items.service.js';
-import { listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from '../items/list-order.js';
+import { listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from '../common/paging/list-order.js';
 import { expandStatusFilter } from '../items/status-rules.js';
 import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';

@@ -19,7 +19,7 @@ import type { ItemsService } from './items.service.js';
 import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { passwordUnlocks, redact } from './protection.js';
-import { applyListOrder, listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from './list-order.js';
+import { applyListOrder, listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from '../common/paging/list-order.js';
 import { expandStatusFilter } from './status-rules.js';
 import { mayWriteCondition, visibleCondition } from './visibility.js';
 

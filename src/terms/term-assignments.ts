@@ -9,6 +9,7 @@ import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
 import type { EventTermResponse } from './term.response.js';
 import { compareText, termView, type AnyTerm } from './term-tree.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
 
 export interface TaxonomyDefinition extends TaxonomyShape {
   taxonomy: Taxonomy;
@@ -127,7 +128,14 @@ export class TermAssignments {
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
     await manager.insert(
       this.definition.entity,
-      manager.create(this.definition.entity, { id, name, slug, description: '', ...(this.definition.hierarchical ? { parentId: 0 } : {}) }),
+      manager.create(this.definition.entity, {
+        id,
+        name,
+        slug,
+        description: '',
+        modifiedUtc: nowUtcWall(),
+        ...(this.definition.hierarchical ? { parentId: 0 } : {}),
+      }),
     );
     return id;
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { HttpConfig, ListsConfig } from '../config/app-config.js';
+import type { HttpConfig, ListsConfig, SiteConfig } from '../config/app-config.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { TERM_EVENTS, type TermEvents } from './term-events.js';
 
@@ -11,6 +11,7 @@ import { TERM_EVENTS, type TermEvents } from './term-events.js';
 export class TermDeps {
   readonly lists: ListsConfig;
   readonly publicUrl: string;
+  readonly siteTimezone: string;
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
@@ -20,5 +21,6 @@ export class TermDeps {
   ) {
     this.lists = config.getOrThrow<ListsConfig>('lists');
     this.publicUrl = config.getOrThrow<HttpConfig>('http').publicUrl;
+    this.siteTimezone = config.getOrThrow<SiteConfig>('site').timezone;
   }
 }

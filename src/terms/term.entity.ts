@@ -1,5 +1,6 @@
 import { Column, PrimaryColumn } from 'typeorm';
 import { LONG_TEXT } from '../common/sql/column-types.js';
+import { wallTimeTransformer } from '../common/sql/columns.js';
 
 /** Columns shared by categories and tags; each taxonomy has its own table. */
 export abstract class TermEntity {
@@ -22,4 +23,11 @@ export abstract class TermEntity {
    */
   @Column({ name: 'published_count', type: 'int', default: 0 })
   publishedCount: number;
+
+  /**
+   * Last change by a term write, as a UTC wall time. Set on create and update; terms older than the
+   * column carry the time of its migration. Nullable only so that the column could be added.
+   */
+  @Column({ name: 'modified_utc', type: 'datetime', nullable: true, transformer: wallTimeTransformer })
+  modifiedUtc: string | null;
 }

@@ -1,10 +1,12 @@
 import type { ListsConfig } from '../config/app-config.js';
 import { canCreate } from '../common/auth/permissions.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import type { RequestContext } from '../common/http/request-context.js';
+import { modifiedWindow, orderAndModifiedEcho } from '../common/paging/list-order.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { paramOrder } from '../common/validation/param.js';
 import { sanitizeSlug } from '../common/text/slug.js';
@@ -26,11 +28,13 @@ import { isSelfOrDescendant, sortTerms, termView, usedTermIds, type AnyTerm, typ
 export class TermsService extends TermAssignments {
   private readonly lists: ListsConfig;
   private readonly events: TermEvents;
+  private readonly siteTimezone: string;
 
   constructor(definition: TaxonomyDefinition, deps: TermDeps) {
     super(definition, deps.dataSource, deps.publicUrl, deps.version);
     this.lists = deps.lists;
     this.events = deps.events;
+    this.siteTimezone = deps.siteTimezone;
   }
 
   async list(query: TermListQuery, queryClass: { prototype: object }, ctx: RequestContext) {
@@ -46,6 +50,7 @@ export class TermsService extends TermAssignments {
     const postParam = query.event !== undefined ? 'event' : 'post';
     const post = query.event ?? query.post;
     if (post !== undefined && !(await this.events.exists(post))) problems.add(postParam, 'unknown_event');
+    const modified = modifiedWindow(query, this.siteTimezone, new Date(), problems);
     problems.throwIfAny(paramOrder(queryClass));
 
     let selected = terms;
@@ -64,6 +69,9 @@ export class TermsService extends TermAssignments {
     if (exclude) selected = selected.filter((term) => !exclude.includes(term.id));
     if (hierarchical && query.parent !== undefined) selected = selected.filter((term) => (term.parentId ?? 0) === query.parent);
     if (query.slug) selected = selected.filter((term) => query.slug!.includes(term.slug));
+    if (modified.after !== undefined) selected = selected.filter((term) => term.modifiedUtc !== null && term.modifiedUtc > modified.after!);
+    if (modified.before !== undefined)
+      selected = selected.filter((term) => term.modifiedUtc !== null && term.modifiedUtc < modified.before!);
 
     const sorted = sortTerms(selected, query, include);
     const paging = resolvePaging(query, this.lists);
@@ -80,6 +88,7 @@ export class TermsService extends TermAssignments {
       ['parent', hierarchical ? query.parent : undefined],
       ['post', post],
       ['slug', query.slug],
+      ...orderAndModifiedEcho({}, modified),
     ]);
     return {
       headers: { total, totalPages: pages },
@@ -121,6 +130,7 @@ export class TermsService extends TermAssignments {
           name,
           slug,
           description,
+          modifiedUtc: nowUtcWall(),
           ...(parentId !== undefined ? { parentId } : {}),
         });
         await manager.insert(this.definition.entity, term);
@@ -148,6 +158,7 @@ export class TermsService extends TermAssignments {
       await this.assertSlugFree(changes.slug, id);
     }
     if (Object.keys(changes).length > 0) {
+      changes.modifiedUtc = nowUtcWall();
       await retryOnConflict(() => this.repository.update({ id }, changes as never));
       await this.version.bump();
     }

@@ -2,6 +2,13 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema.js';
 import { DataVersion1763800000000 } from './1763800000000-data-version.js';
 import { TermCounts1763900000000 } from './1763900000000-term-counts.js';
 import { LoginFailures1764000000000 } from './1764000000000-login-failures.js';
+import { TermModified1764100000000 } from './1764100000000-term-modified.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
-export const MIGRATIONS = [InitialSchema1763700000000, DataVersion1763800000000, TermCounts1763900000000, LoginFailures1764000000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  DataVersion1763800000000,
+  TermCounts1763900000000,
+  LoginFailures1764000000000,
+  TermModified1764100000000,
+];

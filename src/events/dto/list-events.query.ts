@@ -6,7 +6,7 @@ import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-it
 import { dateText } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
-import { ModifiedParam, OrderByParam, OrderParam, type SortDirection } from '../../items/dto/list-order.query.js';
+import { ModifiedParam, OrderByParam, OrderParam, type SortDirection } from '../../common/paging/list-order.query.js';
 
 export const EVENT_ORDERBY = ['event_date', 'date', 'modified', 'title', 'id'] as const;
 export type EventOrderBy = (typeof EVENT_ORDERBY)[number];

@@ -4,7 +4,7 @@ import { integer, truthyWord } from '../../common/validation/parsers.js';
 import { PasswordParam, SearchText, StatusFilter } from './list-items.query.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
-import { ModifiedParam, OrderByParam, OrderParam, type SortDirection } from './list-order.query.js';
+import { ModifiedParam, OrderByParam, OrderParam, type SortDirection } from '../../common/paging/list-order.query.js';
 
 export const LINKED_ITEM_ORDERBY = ['date', 'modified', 'title', 'id'] as const;
 export type LinkedItemOrderBy = (typeof LINKED_ITEM_ORDERBY)[number];

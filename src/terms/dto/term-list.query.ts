@@ -3,6 +3,7 @@ import { Param } from '../../common/validation/param.js';
 import { boolean, idOrSlugList, integer, nonEmptyStringList, oneOf, text } from '../../common/validation/parsers.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
+import { ModifiedParam } from '../../common/paging/list-order.query.js';
 
 export const TERM_ORDERBY = ['id', 'name', 'slug', 'count', 'term_group', 'description', 'include', 'include_slugs'] as const;
 export type TermOrderBy = (typeof TERM_ORDERBY)[number];
@@ -33,6 +34,14 @@ export class TermListBaseQueryDto extends PageQueryDto {
   @Doc('Leave out terms used by no published event.')
   @Param(boolean, { schema: { type: 'boolean', default: true } })
   hide_empty?: boolean;
+
+  @Doc('Only records last modified after this date.')
+  @ModifiedParam()
+  modified_after?: string;
+
+  @Doc('Only records last modified before this date.')
+  @ModifiedParam()
+  modified_before?: string;
 }
 
 /** The last parameters, declared by each taxonomy so that `parent` keeps its place for categories. */

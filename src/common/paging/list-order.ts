@@ -1,8 +1,8 @@
 import type { SelectQueryBuilder } from 'typeorm';
-import { parseDateInput } from '../common/dates/parse-date.js';
-import type { ParamProblems } from '../common/errors/api-error.js';
-import { wallToDate } from '../common/sql/columns.js';
-import type { SortDirection } from './dto/list-order.query.js';
+import { parseDateInput } from '../dates/parse-date.js';
+import type { ParamProblems } from '../errors/api-error.js';
+import { wallToDate } from '../sql/columns.js';
+import type { SortDirection } from './list-order.query.js';
 
 /** Sort keys whose direction is descending when `order` is not sent (the newest first). */
 const NEWEST_FIRST = ['date', 'modified'];

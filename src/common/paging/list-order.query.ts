@@ -1,5 +1,5 @@
-import { Param } from '../../common/validation/param.js';
-import { dateText, oneOf } from '../../common/validation/parsers.js';
+import { Param } from '../validation/param.js';
+import { dateText, oneOf } from '../validation/parsers.js';
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
