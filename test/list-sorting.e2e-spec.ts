@@ -51,6 +51,35 @@ describe('list sorting and change filters (issue 14 §2)', () => {
   });
   afterAll(() => t.close());
 
+  it('lists the new parameters in the namespace index and in /doc', async () => {
+    const index = await t.http().get(API);
+    const doc = await t.http().get(`${API}/doc`);
+    const wanted: Record<string, string[]> = {
+      events: ['orderby', 'order', 'modified_after', 'modified_before'],
+      venues: ['orderby', 'order', 'modified_after', 'modified_before'],
+      organizers: ['orderby', 'order', 'modified_after', 'modified_before'],
+      categories: ['modified_after', 'modified_before'],
+      tags: ['modified_after', 'modified_before'],
+    };
+    for (const [resource, names] of Object.entries(wanted)) {
+      const args = index.body.routes[`/tribe/events/v1/${resource}`].endpoints[0].args;
+      const documented = Object.values(doc.body.paths as Record<string, any>)
+        .flatMap((path) => (path.get?.parameters ?? []) as Array<{ name: string }>)
+        .map((parameter) => parameter.name);
+      for (const name of names) {
+        expect(args).toHaveProperty(name);
+        expect(documented).toContain(name);
+      }
+    }
+    expect(index.body.routes['/tribe/events/v1/events'].endpoints[0].args.orderby.enum).toEqual([
+      'event_date',
+      'date',
+      'modified',
+      'title',
+      'id',
+    ]);
+  });
+
   describe('GET /events orderby/order', () => {
     it.each([
       ['', ['b', 'c', 'd', 'a']],
