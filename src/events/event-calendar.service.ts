@@ -8,9 +8,6 @@ import { toCalendar } from './event-calendar.js';
 import { EventListService } from './event-list.service.js';
 import { EventReadsService } from './event-reads.service.js';
 
-/** The name of the calendar, translated per edition (`X-WR-CALNAME`, `NAME`). */
-export const CALENDAR_NAME = 'Events';
-
 export interface CalendarAnswer {
   body: string;
   total: number;
@@ -45,6 +42,6 @@ export class EventCalendarService {
   }
 
   private write(events: Parameters<typeof toCalendar>[0], ctx: RequestContext): string {
-    return toCalendar(events, { name: this.translator.prose(ctx.edition, CALENDAR_NAME), language: ctx.edition });
+    return toCalendar(events, { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition });
   }
 }
