@@ -212,6 +212,9 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
     const first = await icsGet(t, `events.ics?include=${ids}`);
     const second = await icsGet(t, `events.ics?include=${ids}`);
     expect(second.text).toBe(first.text);
+    // the anonymous answer comes from the response cache the second time, still as iCalendar
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.headers['content-type']).toBe(CALENDAR_TYPE);
     expect((await icsGet(t, `events/${made.berlin.id}.ics`)).text).toBe((await icsGet(t, `events/${made.berlin.id}.ics`)).text);
   });
 
@@ -225,6 +228,16 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
     );
     expect(events.map((event) => event.uid)).not.toContain(made.draft.global_id);
     expectError(await icsGet(t, 'events.ics?start_date=not-a-date'), 400, 'rest_invalid_param');
+  });
+
+  it('lists both routes in the namespace index and the OpenAPI document', async () => {
+    const index = await t.http().get(`${API}`);
+    expect(Object.keys(index.body.routes)).toEqual(
+      expect.arrayContaining(['/tribe/events/v1/events.ics', '/tribe/events/v1/events/(?P<id>\\d+)\\.ics']),
+    );
+    const doc = await t.http().get(`${API}/doc`);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/events.ics', '/events/{id}.ics']));
+    expect(doc.body.paths['/events/{id}.ics'].get.responses['200'].content).toHaveProperty('text/calendar');
   });
 
   it('names the calendar per edition', async () => {
