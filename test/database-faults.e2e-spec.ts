@@ -126,7 +126,7 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
     );
   });
 
-  it('stores a write that was in flight when the database went silent once if it was acknowledged, and not at all if it was refused', async () => {
+  it('stores a write in flight when the database went silent exactly once if acknowledged, and never twice', async () => {
     const prefix = `Inflight ${Date.now()}`;
     const writes: Array<Promise<{ name: string; status: number; after: number }>> = [];
     let acknowledged = 0;
@@ -158,12 +158,19 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
     try {
       const [rows] = await direct.query('SELECT name, COUNT(*) AS copies FROM tags WHERE name LIKE ? GROUP BY name', [`${prefix} %`]);
       const stored = new Map((rows as Array<{ name: string; copies: number }>).map((row) => [row.name, Number(row.copies)]));
+      // an acknowledged write is stored exactly once; no write is ever stored twice. A refused write
+      // whose COMMIT reached the database just before it went silent may be stored (its answer was
+      // lost on the way back): 503 means "unknown", as documented in the README.
       for (const { name, status } of answers) {
         expect([201, 503]).toContain(status);
-        expect({ name, status, copies: stored.get(name) ?? 0 }).toEqual({ name, status, copies: status === 201 ? 1 : 0 });
+        const copies = stored.get(name) ?? 0;
+        if (status === 201) expect({ name, status, copies }).toEqual({ name, status, copies: 1 });
+        else expect({ name, status, atMostOnce: copies <= 1 }).toEqual({ name, status, atMostOnce: true });
       }
+      const refused = answers.filter(({ status }) => status === 503);
+      const refusedButStored = refused.filter(({ name }) => stored.has(name)).length;
       console.info(
-        `writes around a silent database: ${answers.filter(({ status }) => status === 201).length} acknowledged and stored once, ${answers.filter(({ status }) => status === 503).length} refused and not stored; last answer ${slowest} ms after the database went silent, recovered ${recoveredAfter} ms after it answered again`,
+        `writes around a silent database: ${answers.length - refused.length} acknowledged and stored once, ${refused.length} refused (${refusedButStored} of them committed before the reply was lost); last answer ${slowest} ms after the database went silent, recovered ${recoveredAfter} ms after it answered again`,
       );
     } finally {
       await direct.end();

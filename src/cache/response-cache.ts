@@ -5,12 +5,14 @@ import { LRUCache } from 'lru-cache';
 import { map, type Observable } from 'rxjs';
 import { siteDay } from '../common/dates/site-day.js';
 import type { LimitsConfig, SiteConfig } from '../config/app-config.js';
-import { SerializedJson, sendJson } from '../http/api-express.adapter.js';
+import { TextAnswer } from '../common/http/text-answer.js';
+import { JSON_CONTENT_TYPE, SerializedJson, sendBytes } from '../http/api-express.adapter.js';
 import { DataVersionService } from './data-version.service.js';
 
 interface Entry {
   version: string;
   body: Buffer;
+  contentType: string;
   headers: Array<[string, string]>;
 }
 
@@ -20,12 +22,13 @@ export interface BeforeCachedRead {
 }
 export const BEFORE_CACHED_READ = Symbol('before-cached-read');
 
-const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link', 'allow'];
+const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link', 'x-ics-truncated', 'allow'];
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /** A miss being built: the interceptor hands it the serialized body. */
 interface Build {
   body: Buffer | null;
+  contentType: string;
 }
 const BUILD = Symbol('response-cache-build');
 type CachedRequest = Request & { [BUILD]?: Build };
@@ -70,7 +73,7 @@ export class ResponseCacheMiddleware implements NestMiddleware {
 
   private build(req: CachedRequest, res: Response, key: string, version: string): void {
     const flight = `${version}|${key}`;
-    const build: Build = { body: null };
+    const build: Build = { body: null, contentType: JSON_CONTENT_TYPE };
     let finish: (entry: Entry | null) => void = () => undefined;
     const promise = new Promise<Entry | null>((resolve) => {
       finish = (entry) => {
@@ -86,7 +89,7 @@ export class ResponseCacheMiddleware implements NestMiddleware {
       const headers = KEPT_HEADERS.filter((name) => res.getHeader(name) !== undefined).map(
         (name) => [name, String(res.getHeader(name))] as [string, string],
       );
-      const entry = { version, body: build.body, headers };
+      const entry = { version, body: build.body, contentType: build.contentType, headers };
       this.cache.set(key, entry);
       finish(entry);
     });
@@ -102,6 +105,11 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     if (!build) return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
+        if (body instanceof TextAnswer) {
+          build.body = Buffer.from(body.text);
+          build.contentType = body.contentType;
+          return body;
+        }
         build.body = Buffer.from(JSON.stringify(body));
         return new SerializedJson(build.body);
       }),
@@ -113,5 +121,5 @@ function send(res: Response, entry: Entry, state: 'HIT' | 'SHARED'): void {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader('X-Cache', state);
   res.status(200);
-  sendJson(res, entry.body);
+  sendBytes(res, entry.body, entry.contentType);
 }

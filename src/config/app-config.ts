@@ -66,6 +66,8 @@ export interface CustomFieldDefinition {
 }
 
 export interface EventsConfig {
+  /** Most events one `GET /events.ics` answer holds (`ICS_MAX_EVENTS`). */
+  icsMaxEvents: number;
   geofenceRadiusKm: number;
   customFields: CustomFieldDefinition[];
 }
@@ -233,7 +235,11 @@ export function loadConfig(env: Env): AppConfig {
       currencyCode,
       decimalSeparator: separator,
     },
-    events: { geofenceRadiusKm: geofence, customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')) },
+    events: {
+      geofenceRadiusKm: geofence,
+      icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 100000),
+      customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')),
+    },
     admin,
     database: parseDatabase(read),
     limits: {

@@ -10,7 +10,7 @@ import { parseDateInput } from '../common/dates/parse-date.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ItemErrorCode } from '../common/errors/error-codes.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
-import { listLinks, resolvePaging, totalPages, type LinkValue } from '../common/paging/paging.js';
+import { listLinks, resolvePaging, totalPages, type LinkValue, type Paging } from '../common/paging/paging.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
@@ -93,7 +93,8 @@ export class EventListService {
     this.events = config.getOrThrow<EventsConfig>('events');
   }
 
-  async list(query: ListEventsQueryDto, ctx: RequestContext) {
+  /** `window` replaces the page the query asks for (the calendar feed reads one window of the whole result). */
+  async list(query: ListEventsQueryDto, ctx: RequestContext, window?: Paging) {
     await this.items.publishDueItems();
     const { user } = ctx;
     const now = new Date();
@@ -178,7 +179,7 @@ export class EventListService {
     if (query.post_parent !== undefined) builder.andWhere('e.parent_id = :parent', { parent: query.post_parent });
     whereModified(builder, 'e', modified);
 
-    const paging = resolvePaging(query, this.lists);
+    const paging = window ?? resolvePaging(query, this.lists);
     const total = await builder.getCount();
     // The page is found as ids first: a query the listing index covers, read in index order from the
     // window's start (MariaDB would otherwise walk the index from the calendar's first event when it

@@ -6,6 +6,8 @@ import { TagsModule } from '../tags/tags.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
+import { EventCalendarController } from './event-calendar.controller.js';
+import { EventCalendarService } from './event-calendar.service.js';
 import { EventsController } from './events.controller.js';
 import { EventBookkeepingModule } from './event-bookkeeping.module.js';
 import { EventListService } from './event-list.service.js';
@@ -23,7 +25,8 @@ import { EventsService } from './events.service.js';
     CategoriesModule,
     TagsModule,
   ],
-  controllers: [EventsController],
-  providers: [EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
+  // the calendar first: the router must try `events/:id.ics` before `events/:id`
+  controllers: [EventCalendarController, EventsController],
+  providers: [EventCalendarService, EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
 })
 export class EventsModule {}

@@ -3,6 +3,7 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { parseQueryString } from '../common/http/body.js';
+import { TextAnswer } from '../common/http/text-answer.js';
 
 /** The contract spells the charset in capitals (spec §14.1). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
@@ -15,7 +16,7 @@ export class SerializedJson {
 /**
  * Express as this API needs it: bracket query strings (spec §7.2), no framework ETag or
  * `X-Powered-By`, the client address from a trusted proxy when configured, and every JSON answer
- * written with the contract's content type. Nest writes handler results and (through the exception
+ * written with the contract's content type (a `TextAnswer` with its own). Nest writes handler results and (through the exception
  * filter) errors with `reply`, so this is the one place JSON leaves the service.
  */
 export class ApiExpressAdapter extends ExpressAdapter {
@@ -43,13 +44,19 @@ export class ApiExpressAdapter extends ExpressAdapter {
       response.end();
       return;
     }
+    if (body instanceof TextAnswer) return sendBytes(response, Buffer.from(body.text), body.contentType);
     sendJson(response, body instanceof SerializedJson ? body.bytes : Buffer.from(JSON.stringify(body)));
   }
 }
 
 /** Writes JSON bytes with the contract's content type. */
 export function sendJson(response: Response, bytes: Buffer): void {
-  response.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  sendBytes(response, bytes, JSON_CONTENT_TYPE);
+}
+
+/** Writes a serialized body with its content type. */
+export function sendBytes(response: Response, bytes: Buffer, contentType: string): void {
+  response.setHeader('Content-Type', contentType);
   response.setHeader('Content-Length', bytes.length);
   response.end(bytes);
 }

@@ -79,16 +79,28 @@ function normalize(path: string): string {
   return path.replace(/^\/+|\/+$/g, '');
 }
 
+/**
+ * A parameter segment: `:id`, or `:id.ics` (a parameter followed by a fixed suffix, e.g. a file type).
+ * Null for a fixed segment.
+ */
+export function paramSegment(segment: string): { name: string; suffix: string } | null {
+  const found = /^:([A-Za-z_]\w*)(.*)$/.exec(segment);
+  return found ? { name: found[1], suffix: found[2] } : null;
+}
+
 function buildRoute(path: string, methods: string[]): RegisteredRoute {
   const segments = path === '' ? [] : path.split('/');
   const paramNames: string[] = [];
   const regex = segments.map((segment) => {
-    if (!segment.startsWith(':')) return escapeRegExp(segment);
-    const name = segment.slice(1);
-    paramNames.push(name);
-    return paramPattern(name).regex;
+    const param = paramSegment(segment);
+    if (!param) return escapeRegExp(segment);
+    paramNames.push(param.name);
+    return paramPattern(param.name).regex + escapeRegExp(param.suffix);
   });
-  const pattern = segments.map((segment) => (segment.startsWith(':') ? paramPattern(segment.slice(1)).index : segment));
+  const pattern = segments.map((segment) => {
+    const param = paramSegment(segment);
+    return param ? paramPattern(param.name).index + escapeRegExp(param.suffix) : segment;
+  });
   // a route ending in a parameter addresses one record; one ending in a name (other than `doc`) a collection
   const last = segments.at(-1);
   const scope = last === undefined || last === 'doc' ? 'other' : last.startsWith(':') ? 'item' : 'collection';

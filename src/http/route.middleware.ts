@@ -7,7 +7,7 @@ import { parseQueryString } from '../common/http/body.js';
 import type { ApiConfig, HttpConfig } from '../config/app-config.js';
 import { setAllowHeader } from './allow.js';
 import { ROUTE_ANSWERS, type RouteAnswers } from './route-answers.js';
-import { escapeRegExp, RouteRegistry } from './route-registry.js';
+import { escapeRegExp, paramSegment, RouteRegistry } from './route-registry.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
@@ -70,7 +70,10 @@ export class RouteMiddleware implements NestMiddleware {
     // never has to decode what the client sent.
     const canonical = match.route.path
       .split('/')
-      .map((segment) => (segment.startsWith(':') ? encodeURIComponent(match.params[segment.slice(1)]) : segment))
+      .map((segment) => {
+        const param = paramSegment(segment);
+        return param ? encodeURIComponent(match.params[param.name]) + param.suffix : segment;
+      })
       .join('/');
     req.url = `/${canonical}${target.search ? `?${target.search}` : ''}`;
     next();

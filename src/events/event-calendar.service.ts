@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EventsConfig } from '../config/app-config.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { Translator } from '../i18n/translator.js';
+import type { ListEventsQueryDto } from './dto/list-events.query.js';
+import { toCalendar } from './event-calendar.js';
+import { EventListService } from './event-list.service.js';
+import { EventReadsService } from './event-reads.service.js';
+
+export interface CalendarAnswer {
+  body: string;
+  total: number;
+  truncated: boolean;
+}
+
+/**
+ * `GET /events.ics` and `GET /events/<id>.ics`: the same events, filters and access rules as the JSON
+ * routes (it reads through their services), written as iCalendar.
+ */
+@Injectable()
+export class EventCalendarService {
+  private readonly maxEvents: number;
+
+  constructor(
+    private readonly lists: EventListService,
+    private readonly reads: EventReadsService,
+    private readonly translator: Translator,
+    config: ConfigService,
+  ) {
+    this.maxEvents = config.getOrThrow<EventsConfig>('events').icsMaxEvents;
+  }
+
+  async list(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
+    const window = { page: 1, perPage: this.maxEvents, offset: 0 };
+    const { headers, body } = await this.lists.list(query, ctx, window);
+    return { body: this.write(body.events, ctx), total: headers.total, truncated: headers.total > body.events.length };
+  }
+
+  async one(id: number, ctx: RequestContext, password: string | undefined): Promise<string> {
+    return this.write([await this.reads.findOne({ id }, ctx, password)], ctx);
+  }
+
+  private write(events: Parameters<typeof toCalendar>[0], ctx: RequestContext): string {
+    return toCalendar(events, { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition });
+  }
+}

@@ -1,0 +1,94 @@
+import { decodeHTML } from 'entities';
+import ical, { ICalEventStatus, type ICalEventData, type ICalLocation } from 'ical-generator';
+import { DateTime, IANAZone } from 'luxon';
+import { vtimezone } from '../common/dates/vtimezone.js';
+import { stripTags } from '../common/text/html.js';
+import type { EventResponse } from './event.response.js';
+
+export interface CalendarMeta {
+  /** `X-WR-CALNAME` / `NAME`: the edition's name of the calendar. */
+  name: string;
+  /** Language of the edition (the `PRODID`'s language tag). */
+  language: string;
+}
+
+/** Text of a JSON field holding HTML, as plain text: tags dropped, line breaks kept, entities decoded. */
+export function plainText(html: string): string {
+  const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h[1-6])>/gi, '$&\n');
+  return decodeHTML(stripTags(withBreaks))
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** JSON's `YYYY-MM-DD HH:MM:SS` in UTC as an instant. */
+function utc(value: string): DateTime {
+  return DateTime.fromSQL(value, { zone: 'utc' });
+}
+
+function location(event: EventResponse): ICalLocation | string | null {
+  const venue = Array.isArray(event.venue) ? null : event.venue;
+  if (!venue) return null;
+  const parts = [venue.venue, venue.address, venue.city, venue.stateprovince || venue.province, venue.zip, venue.country]
+    .map((part) => plainText(part ?? ''))
+    .filter((part) => part !== '');
+  const title = parts.join(', ');
+  if (title === '') return null;
+  const lat = Number(venue.geo_lat);
+  const lon = Number(venue.geo_lng);
+  const located =
+    venue.geo_lat !== undefined && venue.geo_lng !== undefined && Number.isFinite(lat) && Number.isFinite(lon) && !(lat === 0 && lon === 0);
+  return located ? { title, geo: { lat, lon } } : title;
+}
+
+function eventData(event: EventResponse): ICalEventData {
+  const modified = utc(event.modified_utc);
+  const zone = IANAZone.isValidZone(event.timezone) ? event.timezone : null;
+  const base: ICalEventData = {
+    id: event.global_id,
+    stamp: modified,
+    lastModified: modified,
+    // a later change always gives a higher number: the modification in seconds
+    sequence: Math.floor(modified.toSeconds()),
+    summary: plainText(event.title),
+    description: event.description === '' ? null : { plain: plainText(event.description), html: event.description },
+    location: location(event),
+    categories: event.categories.map((category) => ({ name: plainText(category.name) })),
+    url: event.url,
+    status: event.status === 'publish' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
+    start: utc(event.utc_start_date),
+  };
+  // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): the first organizer with an email
+  const organizer = event.organizer.find((candidate) => candidate.email);
+  if (organizer?.email) base.organizer = { name: plainText(organizer.organizer), email: organizer.email };
+  if (event.all_day) {
+    // whole days: the dates as written, the end exclusive (RFC 5545 §3.6.1)
+    const firstDay = DateTime.fromISO(event.start_date.slice(0, 10), { zone: 'utc' });
+    const lastDay = DateTime.fromISO(event.end_date.slice(0, 10), { zone: 'utc' });
+    return { ...base, allDay: true, start: firstDay, end: lastDay.plus({ days: 1 }) };
+  }
+  return { ...base, start: utc(event.utc_start_date), end: utc(event.utc_end_date), timezone: zone };
+}
+
+/** The years a calendar's timed events touch, a year of margin on each side. */
+function yearSpan(events: readonly EventResponse[]): [number, number] {
+  const years = events.flatMap((event) => [utc(event.utc_start_date).year, utc(event.utc_end_date).year]);
+  return years.length ? [Math.min(...years) - 1, Math.max(...years) + 1] : [1970, 1970];
+}
+
+/**
+ * One VCALENDAR of events (RFC 5545, RFC 7986 `NAME`), built from the same JSON objects the API
+ * answers with, in their order. Everything written is derived from the data, so the same events give
+ * the same bytes.
+ */
+export function toCalendar(events: readonly EventResponse[], meta: CalendarMeta): string {
+  const [fromYear, toYear] = yearSpan(events);
+  const calendar = ical({
+    name: meta.name,
+    prodId: { company: 'tribe', product: 'events-v1', language: meta.language.toUpperCase() },
+    timezone: { name: null, generator: (zone: string) => vtimezone(zone, fromYear, toYear) },
+  });
+  for (const event of events) calendar.createEvent(eventData(event));
+  // every content line ends with CRLF, the last one too (RFC 5545 §3.1)
+  return `${calendar.toString()}\r\n`;
+}
