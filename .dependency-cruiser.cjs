@@ -6,12 +6,14 @@
 // for the reader, and a boundary crossed by a type is still crossed.
 
 const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images'];
+const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images', 'changes', 'webhooks'];
 
 /** `^src/(a|b|c)/`: any file in one of these folders of src/. */
 const folders = (names) => `^src/(${names.join('|')})/`;
 
 const RESOURCES = folders(RESOURCE_NAMES);
+/** Features built on the resources (the importer): the wiring uses them, nothing below them does. */
+const FEATURES = folders(['importer']);
 const PLATFORM = folders(PLATFORM_NAMES);
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP = ['^src/(app\\.module|app\\.setup|main|lifecycle)\\.ts$', folders(['cli', 'database'])];
@@ -73,6 +75,20 @@ module.exports = {
       comment: 'Platform modules know no resource: resources register with them, not the other way round.',
       from: { path: PLATFORM },
       to: { path: RESOURCES },
+    },
+    {
+      name: 'nothing-below-imports-features',
+      severity: 'error',
+      comment: 'The importer builds on resources, shared rules, platform and common; none of them depends on it.',
+      from: { path: folders([...RESOURCE_NAMES, ...PLATFORM_NAMES, 'items', 'terms', 'common', 'config']) },
+      to: { path: FEATURES },
+    },
+    {
+      name: 'features-not-docs',
+      severity: 'error',
+      comment: 'The importer takes its documentation decorators from common/openapi, not from docs/.',
+      from: { path: FEATURES },
+      to: { path: '^src/docs/' },
     },
     {
       name: 'src-not-examples',

@@ -6,7 +6,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images'];
+const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images', 'changes', 'webhooks'];
+/** Features built on the resources (the importer): only the wiring imports them. */
+const FEATURE_NAMES = ['importer'];
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP_NAMES = ['app.module', 'app.setup', 'main', 'lifecycle', 'cli', 'database'];
 
@@ -68,34 +70,48 @@ export default tseslint.config(
   ...boundaries([
     {
       files: ['src/config/**'],
-      from: ['common', 'http', 'items', 'terms', ...RESOURCE_NAMES, ...PLATFORM_NAMES, ...APP_NAMES],
+      from: ['common', 'http', 'items', 'terms', ...RESOURCE_NAMES, ...PLATFORM_NAMES, ...FEATURE_NAMES, ...APP_NAMES],
       message: 'config/ imports nothing from the app.',
     },
     {
       files: ['src/common/**'],
       // common/ has an http/ folder of its own: the platform's is two levels up
-      from: ['../../http/**', 'items', 'terms', ...RESOURCE_NAMES, ...PLATFORM_NAMES.filter((name) => name !== 'http'), ...APP_NAMES],
+      from: [
+        '../../http/**',
+        'items',
+        'terms',
+        ...RESOURCE_NAMES,
+        ...PLATFORM_NAMES.filter((name) => name !== 'http'),
+        ...FEATURE_NAMES,
+        ...APP_NAMES,
+      ],
       message: 'common/ knows no resource, account, edition or cache: pass what it needs in.',
     },
     {
       files: ['src/items/**', 'src/terms/**'],
-      from: [...RESOURCE_NAMES, ...APP_NAMES],
+      from: [...RESOURCE_NAMES, ...FEATURE_NAMES, ...APP_NAMES],
       message: 'The shared item and taxonomy rules know no resource: give them an interface instead.',
     },
     {
       files: ['src/venues/**', 'src/organizers/**', 'src/categories/**', 'src/tags/**'],
-      from: ['events', 'docs', ...APP_NAMES],
+      from: ['events', 'docs', ...FEATURE_NAMES, ...APP_NAMES],
       message: 'Venues, organizers and terms do not depend on events, nor on docs/.',
     },
     {
       files: ['src/events/**'],
-      from: ['docs', ...APP_NAMES],
+      from: ['docs', ...FEATURE_NAMES, ...APP_NAMES],
       message: 'Controllers take their documentation types from common/openapi, not from docs/.',
     },
     {
       files: PLATFORM_NAMES.map((name) => `src/${name}/**`),
-      from: [...RESOURCE_NAMES, ...APP_NAMES],
+      from: [...RESOURCE_NAMES, ...FEATURE_NAMES, ...APP_NAMES],
       message: 'Platform modules know no resource: resources register with them, not the other way round.',
+    },
+    {
+      files: FEATURE_NAMES.map((name) => `src/${name}/**`),
+      from: ['docs', ...APP_NAMES],
+      message:
+        'The importer builds on resources, shared rules and platform; it takes its documentation decorators from common/openapi, and only the wiring imports it.',
     },
     {
       // the wiring may import anything of src/, but no extension either

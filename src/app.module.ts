@@ -6,9 +6,11 @@ import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-cache.js';
 import { CategoriesModule } from './categories/categories.module.js';
+import { ChangesModule } from './changes/changes.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
+import { serializeSqliteTransactions } from './database/sqlite-transactions.js';
 import { extensionTables } from './common/extensions/extension-tables.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EditionMiddleware } from './editions/edition.middleware.js';
@@ -17,6 +19,7 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middleware.js';
 import { HttpModule } from './http/http.module.js';
+import { ImporterModule } from './importer/importer.module.js';
 import { RouteMiddleware } from './http/route.middleware.js';
 import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
 import { extensionCatalogues } from './i18n/extension-catalogues.js';
@@ -27,8 +30,11 @@ import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js'
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
+import { FeedTokenMiddleware } from './users/feed-token.middleware.js';
+import { redactFeedTokens } from './users/feed-token-secret.js';
 import { UsersModule } from './users/users.module.js';
 import { VenuesModule } from './venues/venues.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * The request lifecycle, in the order of checks of spec §4.6. Each step is a middleware owned by the
@@ -45,9 +51,16 @@ function lifecycle(limits: LimitsConfig): Type[] {
     BodyLimitMiddleware, // 1. body size (413)
     BasicAuthMiddleware, // 2. credentials (401, 429)
     RouteMiddleware, // 3. route and method (404), OPTIONS, API index
+    FeedTokenMiddleware, // `?token=` on the iCalendar routes (401, 429)
     BodyParserMiddleware, // 4. JSON and form bodies (400)
     ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
   ];
+}
+
+/** The request as pino-http serialized it, with every `token` value of the target replaced. */
+function withoutFeedTokens(req: { url?: string; query?: unknown }): object {
+  const query = req.query && typeof req.query === 'object' && 'token' in req.query ? { ...req.query, token: '[REDACTED]' } : req.query;
+  return Object.assign(req, { url: typeof req.url === 'string' ? redactFeedTokens(req.url) : req.url, query });
 }
 
 @Module({})
@@ -70,6 +83,8 @@ export class AppModule implements NestModule {
             level: config.log.level,
             autoLogging: config.log.requests,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // feed tokens travel in the query string: the request line keeps the parameter, not the secret
+            serializers: { req: withoutFeedTokens },
             quietReqLogger: true,
           },
         }),
@@ -78,6 +93,7 @@ export class AppModule implements NestModule {
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            serializeSqliteTransactions(dataSource);
             const applied = await dataSource.runMigrations();
             const logger = new Logger('Migrations');
             if (applied.length === 0) logger.log('The schema is up to date.');
@@ -99,6 +115,9 @@ export class AppModule implements NestModule {
         OrganizersModule,
         CategoriesModule,
         TagsModule,
+        ChangesModule,
+        WebhooksModule,
+        ImporterModule,
         HealthModule,
         ...extensions,
       ],

@@ -63,7 +63,7 @@ class QuietStartLogger implements LoggerService {
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.modules),
-    new ApiExpressAdapter(config.limits.trustProxy, parserHeaderLimit(config.http)),
+    new ApiExpressAdapter(config.limits.trustProxy, parserHeaderLimit(config.http), { maxAgeSeconds: config.http.cacheMaxAgeSeconds }),
     {
       bodyParser: false,
       bufferLogs: true,

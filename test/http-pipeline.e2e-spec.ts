@@ -8,9 +8,22 @@ const ROOT = '/wp-json';
 const NS = 'tribe/events/v1';
 const JSON_TYPE = 'application/json; charset=UTF-8';
 const PRIVATE = 'no-cache, must-revalidate, max-age=0, no-store, private';
-const EXPOSED = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Allow'];
+/** Authenticated 200 reads (GET/HEAD): conditional requests replace the v1 header there (docs/API.md, "Conditional requests"). */
+const PRIVATE_READ = 'private, no-cache';
+// spec §14.3's lists, then the headers of conditional requests (docs/API.md, "Conditional requests")
+const EXPOSED = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Allow', 'ETag', 'Last-Modified'];
 const ALLOW_METHODS = ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const ALLOW_HEADERS = ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'X-HTTP-Method-Override'];
+const ALLOW_HEADERS = [
+  'Authorization',
+  'X-WP-Nonce',
+  'Content-Disposition',
+  'Content-MD5',
+  'Content-Type',
+  'X-HTTP-Method-Override',
+  'If-None-Match',
+  'If-Match',
+  'If-Modified-Since',
+];
 const BAD_PASSWORD = basic({ login: ADMIN.login, password: 'definitely-wrong' });
 const UNKNOWN_USER = basic({ login: 'nobody-at-all', password: 'definitely-wrong' });
 const STARTUP_MS = 60_000;
@@ -688,7 +701,7 @@ describe('HTTP pipeline', () => {
     });
 
     describe('headers on every answer (spec §14.1)', () => {
-      const cases = (): Array<[string, () => Promise<Response>, 'auth' | 'anon']> => [
+      const cases = (): Array<[string, () => Promise<Response>, 'auth' | 'auth-read' | 'anon']> => [
         ['list 200', () => t.http().get(`${API}/categories?hide_empty=0`), 'anon'],
         ['single 200', () => t.http().get(`${API}/tags/${tagId}`), 'anon'],
         [
@@ -725,7 +738,7 @@ describe('HTTP pipeline', () => {
         ['invalid namespace 404', () => t.http().get(`${API}?namespace=other`), 'anon'],
         ['doc', () => t.http().get(`${API}/doc`), 'anon'],
         ['API index', () => t.http().get(`${ROOT}/`), 'anon'],
-        ['authenticated API index', () => t.http().get(`${ROOT}/`).set('Authorization', admin), 'auth'],
+        ['authenticated API index', () => t.http().get(`${ROOT}/`).set('Authorization', admin), 'auth-read'],
       ];
 
       it('sends Content-Type, X-Content-Type-Options, X-Robots-Tag, Link and Vary on every answer', async () => {
@@ -744,6 +757,8 @@ describe('HTTP pipeline', () => {
           const res = await send();
           if (who === 'auth') {
             expect({ name, cacheControl: res.headers['cache-control'] }).toEqual({ name, cacheControl: PRIVATE });
+          } else if (who === 'auth-read') {
+            expect({ name, cacheControl: res.headers['cache-control'] }).toEqual({ name, cacheControl: PRIVATE_READ });
           } else {
             expect({ name, private: (res.headers['cache-control'] ?? '').includes('private') }).toEqual({ name, private: false });
           }

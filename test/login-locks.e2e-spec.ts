@@ -5,6 +5,7 @@ import { CliModule } from '../src/cli/cli.module.js';
 import { buildProgram } from '../src/cli/commands.js';
 import { LoginLocks } from '../src/limits/login-locks.js';
 import { AuthService } from '../src/users/auth.service.js';
+import { FeedTokensService } from '../src/users/feed-tokens.service.js';
 import { UsersService } from '../src/users/users.service.js';
 import { ADMIN, API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
 
@@ -128,9 +129,12 @@ describe('failed-login locks', () => {
     // a context of its own on the same database, as `npm run cli` would start next to the server
     const run = (...args: string[]) =>
       buildProgram(
-        async () => cli.get(UsersService),
+        {
+          users: async () => cli.get(UsersService),
+          loginLocks: async () => cli.get(LoginLocks),
+          feedTokens: async () => cli.get(FeedTokensService),
+        },
         { out: (line) => lines.push(line) },
-        async () => cli.get(LoginLocks),
       ).parseAsync(['node', 'cli', ...args]);
 
     beforeAll(async () => {

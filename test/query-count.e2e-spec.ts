@@ -4,10 +4,16 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
 
 /**
  * Background statements whose number depends on timing, not on the request: reads of the shared
- * data version (requests of one event-loop turn share one) and the at-most-once-a-second
- * publication of due scheduled items.
+ * data version (requests of one event-loop turn share one), the at-most-once-a-second
+ * publication of due scheduled items, and the webhook dispatcher's idle poll (once a second).
  */
-const BACKGROUND = [/^SELECT version FROM data_version/, /^UPDATE \S+ SET \S+ = 'publish' WHERE \S+ = 'future'/];
+const BACKGROUND = [
+  /^SELECT version FROM data_version/,
+  /^UPDATE \S+ SET \S+ = 'publish' WHERE \S+ = 'future'/,
+  /^SELECT id FROM changes WHERE seq IS NULL LIMIT 1/,
+  /^SELECT last_seq, dispatched_through FROM change_sequence/,
+  /^SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1/,
+];
 
 /** Counts the statements any query runner of the data source sends, background ones apart. */
 function countQueries(dataSource: DataSource): { reset(): void; readonly count: number; readonly background: number } {

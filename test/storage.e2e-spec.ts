@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { buildProgram } from '../src/cli/commands.js';
 import { LoginLocks } from '../src/limits/login-locks.js';
+import { FeedTokensService } from '../src/users/feed-tokens.service.js';
 import { UsersService } from '../src/users/users.service.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -47,9 +48,12 @@ describe('storage, health and the command-line tool', () => {
     const lines: string[] = [];
     const run = (...args: string[]) =>
       buildProgram(
-        async () => t.app.get(UsersService),
+        {
+          users: async () => t.app.get(UsersService),
+          loginLocks: async () => t.app.get(LoginLocks),
+          feedTokens: async () => t.app.get(FeedTokensService),
+        },
         { out: (line) => lines.push(line) },
-        async () => t.app.get(LoginLocks),
       ).parseAsync(['node', 'cli', ...args]);
 
     await run('user:create', '--login', 'Maria', '--role', 'editor');

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { created, sendList } from '../common/http/list-response.js';
+import { LastModifiedInterceptor } from '../common/http/last-modified.interceptor.js';
 import { Ctx, PathId } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { ApiRoutes } from '../common/http/api-routes.js';
@@ -14,6 +15,7 @@ import { UpdateCategoryDto } from './dto/update-category.dto.js';
 
 @ApiTags('categories')
 @ApiRoutes()
+@UseInterceptors(LastModifiedInterceptor)
 @Controller('categories')
 export class CategoriesController {
   constructor(private readonly categories: CategoriesService) {}

@@ -3,10 +3,15 @@ import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { resolveDataSourceOptions } from '../database/data-source-options.js';
+import { DataVersionService } from '../cache/data-version.service.js';
+import { TecImporter } from '../importer/tec-importer.js';
 import { LoginLocks } from '../limits/login-locks.js';
+import { FeedTokensService } from '../users/feed-tokens.service.js';
+import { EditionsModule } from '../editions/editions.module.js';
 import { UsersService } from '../users/users.service.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 
-/** Just what the command-line tool needs: configuration, storage (migrated), the accounts and the login locks. */
+/** Just what the command-line tool needs: configuration, storage (migrated), the accounts, feed tokens, login locks, the webhooks (no dispatcher: servers send) and the importer. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -17,8 +22,9 @@ export class CliModule {
         TypeOrmModule.forRootAsync({
           useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
         }),
+        EditionsModule,
       ],
-      providers: [UsersService, LoginLocks],
+      providers: [UsersService, LoginLocks, FeedTokensService, WebhooksService, DataVersionService, TecImporter],
     };
   }
 }

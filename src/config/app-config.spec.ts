@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     expect(config.lists).toEqual({ defaultPerPage: 6, maxPerPage: 50 });
     expect(config.http.maxBodyBytes).toBe(1048576);
     expect(config.http.corsOrigins).toBe('*');
+    expect(config.http.cacheMaxAgeSeconds).toBe(0);
     expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite' });
     expect(config.limits).toMatchObject({
       loginFailures: 10,
@@ -53,6 +54,9 @@ describe('loadConfig', () => {
     ['EVENT_CUSTOM_FIELDS', '[{"key":"bad key","label":"x"}]'],
     ['DATABASE_URL', 'postgres://x/y'],
     ['LOG_LEVEL', 'loud'],
+    ['HTTP_CACHE_MAX_AGE', '-1'],
+    ['HTTP_CACHE_MAX_AGE', '1.5'],
+    ['HTTP_CACHE_MAX_AGE', '31536001'],
     ['LOGIN_FAILURE_ADDRESS_LIMIT', '0'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', 'many'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', '5'],

@@ -11,6 +11,8 @@ export interface AppConfig {
   admin: AdminBootstrapConfig;
   database: DatabaseConfig;
   limits: LimitsConfig;
+  changes: ChangesConfig;
+  webhooks: WebhooksConfig;
   log: LogConfig;
 }
 
@@ -30,6 +32,8 @@ export interface HttpConfig {
   maxUrlBytes: number;
   /** Milliseconds the server waits for requests in flight on shutdown. */
   shutdownGraceMs: number;
+  /** `max-age` of `Cache-Control: public, max-age=N, must-revalidate` on anonymous 200/304 reads (`HTTP_CACHE_MAX_AGE`). */
+  cacheMaxAgeSeconds: number;
 }
 
 export interface ApiConfig {
@@ -110,6 +114,29 @@ export interface LimitsConfig {
   /** Cache of anonymous read answers, checked against the shared data version. */
   responseCache: boolean;
   responseCacheEntries: number;
+}
+
+export interface ChangesConfig {
+  /** How long the change log keeps a change (`CHANGES_RETENTION_DAYS`, decimals allowed); older cursors expire. */
+  retentionDays: number;
+  /**
+   * How often a process looks for changes committed by other processes (`CHANGES_POLL_INTERVAL_MS`): the
+   * domain events and the webhook dispatcher; a process's own commits wake them at once.
+   */
+  pollIntervalMs: number;
+}
+
+export interface WebhooksConfig {
+  /** Private, loopback, link-local, unspecified and multicast targets allowed (`WEBHOOK_ALLOW_PRIVATE_TARGETS`). */
+  allowPrivateTargets: boolean;
+  /** First retry after about this long; each later one waits five times longer (`WEBHOOK_RETRY_BASE_MS`). */
+  retryBaseMs: number;
+  /** Attempts of one delivery before it fails and its subscription is deactivated (`WEBHOOK_MAX_ATTEMPTS`). */
+  maxAttempts: number;
+  /** Bound on connecting, and on the whole answer once connected (`WEBHOOK_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** How long finished deliveries and their attempts are kept (`WEBHOOK_LOG_RETENTION_DAYS`). */
+  logRetentionDays: number;
 }
 
 export interface LogConfig {
@@ -225,6 +252,7 @@ export function loadConfig(env: Env): AppConfig {
       maxHeaderBytes: integer(read('MAX_HEADER_BYTES') ?? '16384', 'MAX_HEADER_BYTES', 1024, 1024 * 1024),
       maxUrlBytes: integer(read('MAX_URL_BYTES') ?? '8192', 'MAX_URL_BYTES', 256, 1024 * 1024),
       shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
+      cacheMaxAgeSeconds: integer(read('HTTP_CACHE_MAX_AGE') ?? '0', 'HTTP_CACHE_MAX_AGE', 0, 31_536_000),
     },
     api: { root, vendor, namespace: `${vendor}/events/v1`, editions },
     site: { timezone, name: read('SITE_NAME') ?? 'Events', description: read('SITE_DESCRIPTION') ?? '' },
@@ -253,6 +281,17 @@ export function loadConfig(env: Env): AppConfig {
       responseCache: flag(read('RESPONSE_CACHE') ?? 'on', 'RESPONSE_CACHE'),
       responseCacheEntries: integer(read('RESPONSE_CACHE_ENTRIES') ?? '5000', 'RESPONSE_CACHE_ENTRIES', 1, 10_000_000),
     },
+    changes: {
+      retentionDays: decimal(read('CHANGES_RETENTION_DAYS') ?? '30', 'CHANGES_RETENTION_DAYS', 0.00001, 3650),
+      pollIntervalMs: integer(read('CHANGES_POLL_INTERVAL_MS') ?? '1000', 'CHANGES_POLL_INTERVAL_MS', 10, 600_000),
+    },
+    webhooks: {
+      allowPrivateTargets: flag(read('WEBHOOK_ALLOW_PRIVATE_TARGETS') ?? 'false', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+      retryBaseMs: integer(read('WEBHOOK_RETRY_BASE_MS') ?? '5000', 'WEBHOOK_RETRY_BASE_MS', 1, 3_600_000),
+      maxAttempts: integer(read('WEBHOOK_MAX_ATTEMPTS') ?? '8', 'WEBHOOK_MAX_ATTEMPTS', 1, 20),
+      timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '10000', 'WEBHOOK_TIMEOUT_MS', 100, 120_000),
+      logRetentionDays: decimal(read('WEBHOOK_LOG_RETENTION_DAYS') ?? '7', 'WEBHOOK_LOG_RETENTION_DAYS', 0.00001, 3650),
+    },
     log: {
       level: logLevel as LogConfig['level'],
       requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS'),
@@ -270,6 +309,12 @@ function integer(raw: string, name: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
+  return value;
+}
+
+function decimal(raw: string, name: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) throw new ConfigError(name, `must be a number between ${min} and ${max}`);
   return value;
 }
 

@@ -122,7 +122,8 @@ export class ApiDocumentService implements RouteAnswers {
     const operation = this.operation(route, method, lang);
     const args: Json = {};
     const isListGet = route.scope === 'collection' && method === 'GET';
-    for (const parameter of operation?.parameters ?? []) {
+    // request headers (If-None-Match, If-Match, ...) are documented in /doc; the index lists arguments only
+    for (const parameter of (operation?.parameters ?? []).filter((candidate) => candidate.in !== 'header')) {
       const arg = this.arg(parameter.schema ?? {}, parameter.description);
       const computed = this.computedDefault(parameter.name, isListGet && route.path === 'events');
       if (computed !== undefined) arg.default = computed;

@@ -79,6 +79,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   organizers: 'People and groups that organize events.',
   categories: 'Categories of events, nested in a hierarchy.',
   tags: 'Tags of events, without hierarchy.',
+  changes: 'Every committed change of every record, in commit order, for keeping a copy in step.',
+  webhooks: 'Push notifications of every committed change to other systems, signed and retried (administrators only).',
+  imports: 'Import jobs for administrators: moving a site of The Events Calendar here, and keeping it in step until the switch.',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { apiRootLink } from '../common/http/entity-tags.js';
 import { Editions } from './editions.js';
 
 /** Paths served outside the API: health checks. The docs pages (`/docs`, `/{lang}/docs`) ask `Editions`. */
@@ -33,11 +34,12 @@ export class EditionMiddleware implements NestMiddleware {
       route: null,
       routeParams: {},
       subject: null,
+      ifMatch: req.headers['if-match'] ?? null,
     };
     if (!outside) {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('X-Robots-Tag', 'noindex');
-      res.setHeader('Link', `<${base}/>; rel="https://api.w.org/"`);
+      res.setHeader('Link', apiRootLink(base));
       res.setHeader('Content-Language', edition);
       res.setHeader('Vary', 'Origin');
     }

@@ -1,6 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
+import { recordingChanges } from '../changes/change-recording.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
@@ -49,9 +50,17 @@ export class EventBookkeeping implements ItemEvents, TermEvents {
       this.dataSource.transaction(async (manager) => {
         const ids = (await forUpdate(dueEvents(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
         if (ids.length === 0) return 0;
-        await keepingTermCounts(manager, ids, async () => {
-          for (const chunk of idChunks(ids)) await manager.update(EventEntity, { id: In(chunk) }, { status: 'publish' });
-        });
+        await keepingTermCounts(manager, ids, () =>
+          recordingChanges(
+            manager,
+            'event',
+            ids,
+            async () => {
+              for (const chunk of idChunks(ids)) await manager.update(EventEntity, { id: In(chunk) }, { status: 'publish' });
+            },
+            'published',
+          ),
+        );
         return ids.length;
       }),
     );

@@ -46,6 +46,14 @@ export class EventPayloadsService {
     return event.password !== null && event.password !== '' && !canWriteItem(user, event) && !passwordUnlocks(event.password, password);
   }
 
+  /** The event as `GET` by id answers `ctx.user`, read through `manager`, in any status; null when there is none. */
+  async renderForChange(manager: EntityManager, id: number, ctx: RequestContext): Promise<EventResponse | null> {
+    const event = await manager.findOneBy(EventEntity, { id });
+    if (!event) return null;
+    const [payload] = await this.of([event], ctx, undefined, true, manager);
+    return payload;
+  }
+
   /** Payloads of events with everything they embed, loaded in a fixed number of queries. */
   async of(
     events: EventEntity[],

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { findBySlug } from '../common/sql/find-by-slug.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canReadItem } from '../common/auth/permissions.js';
@@ -37,7 +38,7 @@ export class EventReadsService {
   async requireEvent(ref: ItemRef): Promise<EventEntity> {
     const repository = this.dataSource.getRepository(EventEntity);
     if ('slug' in ref) {
-      const event = await repository.findOneBy({ slug: ref.slug });
+      const event = await findBySlug(repository, ref.slug);
       if (!event) throw ApiError.invalidParam('slug', 'unknown_event_slug');
       return event;
     }

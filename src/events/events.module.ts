@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChangeSnapshots } from '../changes/change-snapshots.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
@@ -29,4 +30,9 @@ import { EventsService } from './events.service.js';
   controllers: [EventCalendarController, EventsController],
   providers: [EventCalendarService, EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
 })
-export class EventsModule {}
+export class EventsModule {
+  /** The change log keeps event snapshots as a single read shows them to an administrator (webhook payloads). */
+  constructor(snapshots: ChangeSnapshots, eventPayloadsService: EventPayloadsService) {
+    snapshots.register('event', (manager, id, ctx) => eventPayloadsService.renderForChange(manager, id, ctx));
+  }
+}

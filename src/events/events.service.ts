@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { findBySlug } from '../common/sql/find-by-slug.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { canCreate, canWriteItem } from '../common/auth/permissions.js';
@@ -7,8 +8,11 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ErrorCode, ItemErrorCode, MESSAGE_VARIANTS } from '../common/errors/error-codes.js';
 import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-errors.js';
+import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { rowUnchanged } from '../common/sql/unchanged-row.js';
 import { CategoriesService } from '../categories/categories.service.js';
+import { recordingChanges } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -24,8 +28,9 @@ import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
 
 /**
- * Event writes (spec §11.2-11.6): checks, then permission, then one transaction that fills the
- * record, links organizers and terms and keeps the term counts, then the answer.
+ * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
+ * then one transaction that fills the record, links organizers and terms and keeps the term counts,
+ * then the answer.
  */
 @Injectable()
 export class EventsService {
@@ -65,8 +70,10 @@ export class EventsService {
           customFields: null,
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
-        await manager.insert(EventEntity, event);
-        await this.link(event.id, input, plan, user, manager, true);
+        await recordingChanges(manager, 'event', [id], async () => {
+          await manager.insert(EventEntity, event);
+          await this.link(event.id, input, plan, user, manager, true);
+        });
         await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, [id]));
         return id;
       }),
@@ -92,17 +99,21 @@ export class EventsService {
     );
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
+    const ifMatch = await this.checkIfMatch(ref, target, ctx);
     if (target === null && 'slug' in ref)
       throw new ApiError(404, ErrorCode.EventNotFound, { slug: ref.slug }, { messageKey: MESSAGE_VARIANTS.eventNotFoundBySlug });
-    const event = await this.reads.requireEvent(ref);
+    const event = ifMatch ?? (await this.reads.requireEvent(ref));
     const user = ctx.user as AuthUser;
     await this.writing('update', () =>
       this.dataSource.transaction((manager) =>
         keepingTermCounts(manager, [event.id], async () => {
-          const entity = manager.create(EventEntity, { ...event });
-          await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
-          await manager.save(EventEntity, entity);
-          await this.link(entity.id, input, plan, user, manager, false);
+          if (ifMatch) await assertUnchanged(manager, ifMatch);
+          await recordingChanges(manager, 'event', [event.id], async () => {
+            const entity = manager.create(EventEntity, { ...event });
+            await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
+            await manager.save(EventEntity, entity);
+            await this.link(entity.id, input, plan, user, manager, false);
+          });
         }),
       ),
     );
@@ -114,19 +125,24 @@ export class EventsService {
   }
 
   async remove(ref: ItemRef, ctx: RequestContext): Promise<EventResponse> {
-    const target = await this.itemForPermission(ref, 'delete');
+    // with If-Match, an unknown slug is not a parameter error but a failed precondition (after permission)
+    const target = await this.itemForPermission(ref, ctx.ifMatch === null ? 'delete' : 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
     this.assertMayWrite(target, ctx.user);
-    const event = await this.reads.requireEvent(ref);
+    const ifMatch = await this.checkIfMatch(ref, target, ctx);
+    const event = ifMatch ?? (await this.reads.requireEvent(ref));
     if (event.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
     await this.writing('delete', () =>
       this.dataSource.transaction((manager) =>
         keepingTermCounts(manager, [event.id], async () => {
+          if (ifMatch) await assertUnchanged(manager, ifMatch);
           const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
-          await manager.update(
-            EventEntity,
-            { id: event.id },
-            { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() },
+          await recordingChanges(manager, 'event', [event.id], () =>
+            manager.update(
+              EventEntity,
+              { id: event.id },
+              { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() },
+            ),
           );
         }),
       ),
@@ -151,7 +167,7 @@ export class EventsService {
     | null
   > {
     if ('slug' in ref) {
-      const event = await this.dataSource.getRepository(EventEntity).findOneBy({ slug: ref.slug });
+      const event = await findBySlug(this.dataSource.getRepository(EventEntity), ref.slug);
       if (event) return { kind: 'event', event };
       // an update by an unknown slug goes on as one by an unknown id (404 after the checks); a delete is 400 (spec §3.2)
       if (operation === 'update') return null;
@@ -169,6 +185,25 @@ export class EventsService {
     }
     if (kind === 'image') return { kind: 'other', item: { authorId: 0, status: 'publish', preTrashStatus: null } };
     return null;
+  }
+
+  /**
+   * `If-Match` of an update or delete (after validation and permission): 412 unless the event
+   * exists and, for a listed tag, a `GET` of the same URL by this requester would answer it now.
+   * Returns the event the condition was evaluated on (loaded before the answer was rendered): the
+   * write starts from it and checks, under the row lock, that the row still holds it. Null without
+   * `If-Match`.
+   */
+  private async checkIfMatch(
+    ref: ItemRef,
+    target: Awaited<ReturnType<EventsService['itemForPermission']>>,
+    ctx: RequestContext,
+  ): Promise<EventEntity | null> {
+    const ifMatch = IfMatch.of(ctx);
+    if (!ifMatch) return null;
+    if (target?.kind !== 'event') throw preconditionFailed();
+    await ifMatch.assert(() => this.reads.findOne(ref, ctx, ifMatch.password));
+    return target.event;
   }
 
   private assertMayWrite(target: Awaited<ReturnType<EventsService['itemForPermission']>>, user: AuthUser | null): void {
@@ -227,4 +262,9 @@ export class EventsService {
       throw Object.assign(new ApiError(500, ItemErrorCode.couldNot(operation, 'event')), { cause: error });
     }
   }
+}
+
+/** The write of a conditional request: the event's row, now locked, must still be the one the condition was evaluated on. */
+async function assertUnchanged(manager: EntityManager, seen: EventEntity): Promise<void> {
+  if (!(await rowUnchanged(manager, EventEntity, seen))) throw preconditionFailed();
 }

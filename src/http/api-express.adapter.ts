@@ -3,7 +3,9 @@ import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { parseQueryString } from '../common/http/body.js';
+import { entityTag } from '../common/http/entity-tags.js';
 import { TextAnswer } from '../common/http/text-answer.js';
+import { endNotModified, isNotModified, isValidatedRead, lastModifiedOf, type ReadCaching, setReadHeaders } from './conditional-reads.js';
 
 /** The contract spells the charset in capitals (spec §14.1). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
@@ -17,12 +19,14 @@ export class SerializedJson {
  * Express as this API needs it: bracket query strings (spec §7.2), no framework ETag or
  * `X-Powered-By`, the client address from a trusted proxy when configured, and every JSON answer
  * written with the contract's content type (a `TextAnswer` with its own). Nest writes handler results and (through the exception
- * filter) errors with `reply`, so this is the one place JSON leaves the service.
+ * filter) errors with `reply`, so this is the one place JSON leaves the service; reads get their
+ * entity tag and conditional answers here (`sendBytes`).
  */
 export class ApiExpressAdapter extends ExpressAdapter {
   constructor(
     trustProxy: boolean | number | string,
     private readonly maxHeaderBytes: number,
+    private readonly caching: ReadCaching,
   ) {
     super();
     this.set('query parser', parseQueryString);
@@ -44,18 +48,29 @@ export class ApiExpressAdapter extends ExpressAdapter {
       response.end();
       return;
     }
-    if (body instanceof TextAnswer) return sendBytes(response, Buffer.from(body.text), body.contentType);
-    sendJson(response, body instanceof SerializedJson ? body.bytes : Buffer.from(JSON.stringify(body)));
+    if (body instanceof TextAnswer) return sendBytes(response, Buffer.from(body.text), body.contentType, this.caching);
+    const bytes = body instanceof SerializedJson ? body.bytes : Buffer.from(JSON.stringify(body));
+    sendBytes(response, bytes, JSON_CONTENT_TYPE, this.caching);
   }
 }
 
-/** Writes JSON bytes with the contract's content type. */
-export function sendJson(response: Response, bytes: Buffer): void {
-  sendBytes(response, bytes, JSON_CONTENT_TYPE);
+/**
+ * Writes a serialized body with its content type. A `200` to `GET`/`HEAD` of the API first gets its
+ * validators and caching headers (`ETag` of the bytes and representation headers, unless `etag`
+ * is given: the response cache keeps it with the bytes) and, when the requester's copy is current,
+ * becomes a `304` without a body.
+ */
+export function sendBytes(response: Response, bytes: Buffer, contentType: string, caching: ReadCaching, etag?: string): void {
+  if (isValidatedRead(response)) {
+    const tag = etag ?? entityTag(bytes, (name) => response.getHeader(name));
+    setReadHeaders(response, tag, caching);
+    if (isNotModified(response.req, tag, lastModifiedOf(response))) return endNotModified(response);
+  }
+  writeBytes(response, bytes, contentType);
 }
 
-/** Writes a serialized body with its content type. */
-export function sendBytes(response: Response, bytes: Buffer, contentType: string): void {
+/** Writes the bytes as they are. */
+export function writeBytes(response: Response, bytes: Buffer, contentType: string): void {
   response.setHeader('Content-Type', contentType);
   response.setHeader('Content-Length', bytes.length);
   response.end(bytes);

@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationBootstrap, RequestMethod } from '@nestjs/
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { API_ROUTES } from '../common/http/api-routes.js';
+import { ACCEPTS_FEED_TOKEN } from '../common/http/feed-token.js';
 import type { RegisteredRoute } from '../common/http/request-context.js';
 
 export interface RouteMatch {
@@ -39,6 +40,7 @@ export class RouteRegistry implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const byPath = new Map<string, string[]>();
+    const feedTokens = new Map<string, string[]>();
     for (const wrapper of this.discovery.getControllers()) {
       const type = wrapper.metatype as (new (...args: never[]) => object) | undefined;
       if (!type || !Reflect.getMetadata(API_ROUTES, type)) continue;
@@ -53,9 +55,10 @@ export class RouteRegistry implements OnApplicationBootstrap {
         const methods = byPath.get(path) ?? [];
         if (!methods.includes(method)) methods.push(method);
         byPath.set(path, methods);
+        if (Reflect.getMetadata(ACCEPTS_FEED_TOKEN, handler)) feedTokens.set(path, [...(feedTokens.get(path) ?? []), method]);
       }
     }
-    this.routes = [...byPath].map(([path, methods]) => buildRoute(path, methods));
+    this.routes = [...byPath].map(([path, methods]) => buildRoute(path, methods, feedTokens.get(path) ?? []));
   }
 
   all(): readonly RegisteredRoute[] {
@@ -88,7 +91,7 @@ export function paramSegment(segment: string): { name: string; suffix: string } 
   return found ? { name: found[1], suffix: found[2] } : null;
 }
 
-function buildRoute(path: string, methods: string[]): RegisteredRoute {
+function buildRoute(path: string, methods: string[], feedTokenMethods: string[]): RegisteredRoute {
   const segments = path === '' ? [] : path.split('/');
   const paramNames: string[] = [];
   const regex = segments.map((segment) => {
@@ -111,6 +114,7 @@ function buildRoute(path: string, methods: string[]): RegisteredRoute {
     scope,
     paramNames,
     matcher: new RegExp(`^${regex.join('/')}$`, 'i'),
+    feedTokenMethods,
   };
 }
 

@@ -5,7 +5,17 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { HttpConfig } from '../config/app-config.js';
 
-export const CORS_EXPOSED_HEADERS = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages', 'Link', 'Allow'];
+/** Spec §14.3's lists, then the conditional-request headers (docs/API.md, "Conditional requests"). */
+export const CORS_EXPOSED_HEADERS = [
+  'X-TEC-Total',
+  'X-TEC-TotalPages',
+  'X-WP-Total',
+  'X-WP-TotalPages',
+  'Link',
+  'Allow',
+  'ETag',
+  'Last-Modified',
+];
 export const CORS_ALLOWED_HEADERS = [
   'Authorization',
   'X-WP-Nonce',
@@ -13,6 +23,9 @@ export const CORS_ALLOWED_HEADERS = [
   'Content-MD5',
   'Content-Type',
   'X-HTTP-Method-Override',
+  'If-None-Match',
+  'If-Match',
+  'If-Modified-Since',
 ];
 
 /**

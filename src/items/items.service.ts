@@ -14,6 +14,10 @@ import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ITEM_EVENTS, type ItemEvents } from './item-events.js';
+import { recordingChanges } from '../changes/change-recording.js';
+import { retryOnConflict } from '../common/errors/db-errors.js';
+import { forUpdate } from '../common/sql/for-update.js';
+import { idChunks } from '../common/sql/id-chunks.js';
 
 export const TRASH_SUFFIX = '__trashed';
 /** The trash suffix with the counter it may carry (see {@link ItemsService.trashedSlug}). */
@@ -109,16 +113,33 @@ export class ItemsService {
     this.nextCheckAt = now + PROMOTION_RECHECK_MS;
     const due = wallToDate(nowUtcWall(new Date(now)));
     let published = await this.events.publishDue(due);
-    for (const table of ['venues', 'organizers']) {
-      const result = await this.dataSource
-        .createQueryBuilder()
-        .update(table)
-        .set({ status: 'publish' })
-        .where("status = 'future' AND date_utc <= :due", { due })
-        .execute();
-      published += result.affected ?? 0;
-    }
+    for (const kind of ['venue', 'organizer'] as const) published += await this.publishDueOf(kind, due);
     if (published > 0) await this.version.bump();
+  }
+
+  /** Due venues or organizers: a plain look first, then one transaction that publishes and logs them. */
+  private async publishDueOf(kind: 'venue' | 'organizer', due: Date): Promise<number> {
+    const table = `${kind}s`;
+    const dueIds = (manager: EntityManager) =>
+      manager.createQueryBuilder().select('t.id', 'id').from(table, 't').where("t.status = 'future' AND t.date_utc <= :due", { due });
+    if (!(await dueIds(this.dataSource.manager).limit(1).getRawOne())) return 0;
+    return retryOnConflict(() =>
+      this.dataSource.transaction(async (manager) => {
+        const ids = (await forUpdate(dueIds(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
+        if (ids.length === 0) return 0;
+        await recordingChanges(
+          manager,
+          kind,
+          ids,
+          async () => {
+            for (const chunk of idChunks(ids))
+              await manager.query(`UPDATE ${table} SET status = 'publish' WHERE id IN (${chunk.join(', ')})`);
+          },
+          'published',
+        );
+        return ids.length;
+      }),
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { DataSource, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { findBySlug } from '../common/sql/find-by-slug.js';
 import type { ListsConfig } from '../config/app-config.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { canReadItem, canWriteItem, mayFilterByStatus } from '../common/auth/permissions.js';
@@ -116,6 +117,17 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
 
+  /**
+   * The item as a single read answers `ctx.user`, read through `manager` (inside a write's transaction),
+   * in any status, the trash included; null when there is none. The change log's snapshots use it.
+   */
+  async renderForChange(manager: EntityManager, id: number, ctx: RequestContext): Promise<R | null> {
+    const item = await manager.findOneBy(this.definition.entity, { id } as never);
+    if (!item) return null;
+    const images = await this.images.payloads([item.imageId], manager);
+    return this.view(item, images.get(item.imageId ?? -1), ctx.user, undefined, true);
+  }
+
   /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
   async requireItem(ref: ItemRef): Promise<E> {
     const repository = this.dataSource.getRepository(this.definition.entity);
@@ -124,7 +136,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
         ? Number.isSafeInteger(ref.id)
           ? await repository.findOneBy({ id: ref.id } as never)
           : null
-        : await repository.findOneBy({ slug: ref.slug } as never);
+        : await findBySlug(repository, ref.slug);
     if (!found) {
       throw 'id' in ref
         ? ApiError.invalidParam('id', `unknown_${this.definition.kind}`)

@@ -6,13 +6,16 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ItemErrorCode } from '../common/errors/error-codes.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
+import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { rowUnchanged } from '../common/sql/unchanged-row.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ItemWritesService } from './item-writes.service.js';
 import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { LinkedItemReads } from './linked-item-reads.js';
+import { recordingChanges } from '../changes/change-recording.js';
 
 export type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 
@@ -63,7 +66,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     const id = await this.items.allocateId(manager, this.definition.kind);
     const entity = Object.assign(new this.definition.entity(), prepared.entity);
     await this.fillCommon(entity, input, user, manager, { id, dateUtc: prepared.dateUtc, now, isCreate: true });
-    await manager.insert(this.definition.entity, entity as never);
+    await recordingChanges(manager, this.definition.kind, [id], () => manager.insert(this.definition.entity, entity as never));
     return id;
   }
 
@@ -100,7 +103,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
 
   async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {
     const now = new Date();
-    const item = await this.requireItem(ref);
+    const ifMatch = IfMatch.of(ctx);
+    const item = await this.requireItemToWrite(ref, ctx, ifMatch);
     ctx.subject = item;
     const problems = ParamProblems.from(input);
     const dateUtc = await this.writes.check(input, problems, now, ctx.user);
@@ -108,12 +112,14 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     this.definition.applyFields(draft, input, problems, false);
     problems.throwIfAny(this.definition.writeOrder);
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
+    if (ifMatch) await ifMatch.assert(() => this.findOne(ref, ctx, ifMatch.password));
     const user = ctx.user as AuthUser;
     await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
+        if (ifMatch) await this.assertUnchanged(manager, item);
         const entity = Object.assign(new this.definition.entity(), draft);
         await this.fillCommon(entity, input, user, manager, { id: item.id, dateUtc, now, isCreate: false, previous: item });
-        await manager.save(this.definition.entity, entity as never);
+        await recordingChanges(manager, this.definition.kind, [item.id], () => manager.save(this.definition.entity, entity as never));
       }),
     );
     await this.items.dataChanged();
@@ -124,19 +130,25 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
 
   /** Moves the item to the trash and unlinks it from every event (spec §5.7, §11.7). */
   async remove(ref: ItemRef, ctx: RequestContext): Promise<R> {
-    const item = await this.requireItem(ref);
+    const ifMatch = IfMatch.of(ctx);
+    const item = await this.requireItemToWrite(ref, ctx, ifMatch);
     ctx.subject = item;
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
+    if (ifMatch) await ifMatch.assert(() => this.findOne(ref, ctx, ifMatch.password));
     if (item.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash(this.definition.kind));
     try {
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
-          await manager.update(this.definition.entity, { id: item.id }, {
-            status: 'trash',
-            preTrashStatus: item.status,
-            slug: await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id),
-            modifiedUtc: nowUtcWall(),
-          } as never);
+          if (ifMatch) await this.assertUnchanged(manager, item);
+          const slug = await this.items.trashedSlug(manager, this.definition.table, item.slug, item.id);
+          await recordingChanges(manager, this.definition.kind, [item.id], () =>
+            manager.update(this.definition.entity, { id: item.id }, {
+              status: 'trash',
+              preTrashStatus: item.status,
+              slug,
+              modifiedUtc: nowUtcWall(),
+            } as never),
+          );
           await this.events.unlink(manager, this.definition.kind, item.id);
         }),
       );
@@ -148,6 +160,27 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     const trashed = await this.requireItem({ id: item.id });
     ctx.subject = trashed;
     return this.payloadOf(trashed, false);
+  }
+
+  /**
+   * The item an update or delete addresses. Without `If-Match` an unknown id or slug is a parameter
+   * error (400, before permission, spec §4.6); with it, the precondition fails (412) once the
+   * requester passes the check v1 applies when there is no item: may create items of this kind.
+   */
+  private async requireItemToWrite(ref: ItemRef, ctx: RequestContext, ifMatch: IfMatch | null): Promise<E> {
+    if (!ifMatch) return this.requireItem(ref);
+    const found = await this.requireItem(ref).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 400) return null;
+      throw error;
+    });
+    if (found) return found;
+    if (!canCreate(this.definition.resource, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
+    throw preconditionFailed();
+  }
+
+  /** A conditional write: the row, now locked, must still be the one the condition was evaluated on. */
+  private async assertUnchanged(manager: EntityManager, seen: E): Promise<void> {
+    if (!(await rowUnchanged(manager, this.definition.entity, seen))) throw preconditionFailed();
   }
 
   /** The shared rules (spec §5.2, §5.7, §6.7) around the item's name. */

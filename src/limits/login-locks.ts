@@ -24,6 +24,12 @@ export interface LoginCheck {
   pairFailures: number;
 }
 
+/**
+ * The login under which failed feed tokens (`?token=` on the calendar routes) are recorded. No login
+ * can contain `*`, so it never meets a user's own counts; it counts only toward the address limit.
+ */
+export const FEED_TOKEN_LOGIN = '*feed-token';
+
 const ADDRESS_LENGTH = 64;
 const LOGIN_LENGTH = 100;
 
@@ -63,6 +69,20 @@ export class LoginLocks {
     return { waitSeconds: waits.length > 0 ? Math.max(...waits) : null, pairFailures: failures.pair };
   }
 
+  /**
+   * For a feed token, which names no login: seconds to wait while the whole address is locked
+   * (`LOGIN_FAILURE_ADDRESS_LIMIT`, failed logins and failed tokens together), else null.
+   */
+  async checkAddress(address: string): Promise<number | null> {
+    const key = { address: addressKey(address), login: FEED_TOKEN_LOGIN };
+    const row = await this.failures('f')
+      .select('COUNT(*)', 'failures')
+      .where('f.failed_utc > :since AND f.address = :address', { ...key, since: this.windowStart() })
+      .getRawOne<{ failures: string | number }>();
+    const failures = Number(row?.failures ?? 0);
+    return failures >= this.limitOf('address') ? this.secondsLeft('address', key, failures) : null;
+  }
+
   async failed(address: string, login: string): Promise<void> {
     const now = new Date();
     await this.dataSource.getRepository(LoginFailureEntity).insert({
@@ -93,7 +113,10 @@ export class LoginLocks {
     return (await query.execute()).affected ?? 0;
   }
 
-  /** Every lock in force, pairs first, longest-lasting first within a scope. */
+  /**
+   * Every lock in force, pairs first, longest-lasting first within a scope. Failed feed tokens lock
+   * only addresses, so they are left out of the pair and login counts.
+   */
   async locks(): Promise<LoginLock[]> {
     const since = this.windowStart();
     const groups: Array<[LockScope, string[]]> = [
@@ -104,6 +127,7 @@ export class LoginLocks {
     const locks: LoginLock[] = [];
     for (const [scope, columns] of groups) {
       const query = this.failures('f').select('COUNT(*)', 'failures').where('f.failed_utc > :since', { since });
+      if (scope !== 'address') query.andWhere('f.login_key <> :feedToken', { feedToken: FEED_TOKEN_LOGIN });
       for (const column of columns) query.addSelect(`f.${column}`, column).addGroupBy(`f.${column}`);
       const rows = await query
         .having('COUNT(*) >= :limit', { limit: this.limitOf(scope) })

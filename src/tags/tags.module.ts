@@ -1,5 +1,6 @@
 import { TermDeps } from '../terms/term-deps.js';
 import { Module } from '@nestjs/common';
+import { ChangeSnapshots } from '../changes/change-snapshots.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TagsController } from './tags.controller.js';
 import { TagsService } from './tags.service.js';
@@ -11,4 +12,9 @@ import { TagEntity } from './tag.entity.js';
   providers: [TagsService, TermDeps],
   exports: [TagsService],
 })
-export class TagsModule {}
+export class TagsModule {
+  /** The change log keeps tag snapshots as a single read shows them to an administrator (webhook payloads). */
+  constructor(snapshots: ChangeSnapshots, tagsService: TagsService) {
+    snapshots.register('tag', (manager, id, ctx) => tagsService.renderForChange(manager, id, ctx));
+  }
+}

@@ -6,6 +6,7 @@ import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
+import { recordingChanges } from '../changes/change-recording.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
 import type { EventTermResponse } from './term.response.js';
 import { compareText, termView, type AnyTerm } from './term-tree.js';
@@ -126,16 +127,18 @@ export class TermAssignments {
   protected async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
-    await manager.insert(
-      this.definition.entity,
-      manager.create(this.definition.entity, {
-        id,
-        name,
-        slug,
-        description: '',
-        modifiedUtc: nowUtcWall(),
-        ...(this.definition.hierarchical ? { parentId: 0 } : {}),
-      }),
+    await recordingChanges(manager, this.definition.taxonomy, [id], () =>
+      manager.insert(
+        this.definition.entity,
+        manager.create(this.definition.entity, {
+          id,
+          name,
+          slug,
+          description: '',
+          modifiedUtc: nowUtcWall(),
+          ...(this.definition.hierarchical ? { parentId: 0 } : {}),
+        }),
+      ),
     );
     return id;
   }

@@ -1,11 +1,15 @@
+import type { EntityManager } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
+import { recordingChanges } from '../changes/change-recording.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { freeSlug } from '../common/sql/free-slug.js';
+import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { RequestContext } from '../common/http/request-context.js';
+import { rowUnchanged } from '../common/sql/unchanged-row.js';
 import { modifiedWindow, orderAndModifiedEcho } from '../common/paging/list-order.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { paramOrder } from '../common/validation/param.js';
@@ -133,7 +137,7 @@ export class TermsService extends TermAssignments {
           modifiedUtc: nowUtcWall(),
           ...(parentId !== undefined ? { parentId } : {}),
         });
-        await manager.insert(this.definition.entity, term);
+        await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.insert(this.definition.entity, term));
         return id;
       }),
     );
@@ -142,10 +146,12 @@ export class TermsService extends TermAssignments {
   }
 
   async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
-    const term = await this.requireTerm(id);
+    const ifMatch = IfMatch.of(ctx);
+    const term = await this.requireTermToWrite(id, ctx, ifMatch);
     await this.validateWrite(input, term);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
+    if (ifMatch) await ifMatch.assert(() => this.findOne(id, ctx));
     const changes: Partial<AnyTerm> = {};
     if (input.name !== undefined) changes.name = stripTags(input.name);
     if (input.description !== undefined) changes.description = stripTags(input.description);
@@ -159,7 +165,12 @@ export class TermsService extends TermAssignments {
     }
     if (Object.keys(changes).length > 0) {
       changes.modifiedUtc = nowUtcWall();
-      await retryOnConflict(() => this.repository.update({ id }, changes as never));
+      await retryOnConflict(() =>
+        this.dataSource.transaction(async (manager) => {
+          if (ifMatch) await this.assertUnchanged(manager, term);
+          await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.update(this.definition.entity, { id }, changes));
+        }),
+      );
       await this.version.bump();
     }
     return this.payload(await this.requireTerm(id), ctx, true);
@@ -167,10 +178,13 @@ export class TermsService extends TermAssignments {
 
   /** Permanent removal: links to events go, direct children move up to the removed term's parent. */
   async remove(id: number, ctx: RequestContext): Promise<TermResponse> {
-    const term = await this.requireTerm(id);
+    const ifMatch = IfMatch.of(ctx);
+    const term = await this.requireTermToWrite(id, ctx, ifMatch);
     this.assertMayManage(ctx);
+    if (ifMatch) await ifMatch.assert(() => this.findOne(id, ctx));
     const before = await this.payload(term, ctx, false);
     await this.dataSource.transaction(async (manager) => {
+      if (ifMatch) await this.assertUnchanged(manager, term);
       await manager
         .createQueryBuilder()
         .delete()
@@ -178,18 +192,49 @@ export class TermsService extends TermAssignments {
         .where(`${this.definition.joinColumn} = :id`, { id })
         .execute();
       if (this.definition.hierarchical) {
-        await manager.update(this.definition.entity, { parentId: id }, { parentId: term.parentId ?? 0 });
+        const children = (await manager.findBy(this.definition.entity, { parentId: id })).map((child) => child.id);
+        await recordingChanges(manager, this.definition.taxonomy, children, () =>
+          manager.update(this.definition.entity, { parentId: id }, { parentId: term.parentId ?? 0 }),
+        );
       }
-      await manager.delete(this.definition.entity, { id });
+      // declared: the term goes for good, so its last state is kept with the change
+      await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.delete(this.definition.entity, { id }), 'deleted');
     });
     await this.version.bump();
     return before;
+  }
+
+  /** The term as `GET` by id answers, read through `manager` (inside a write's transaction); null when there is none. */
+  async renderForChange(manager: EntityManager, id: number, ctx: RequestContext): Promise<TermResponse | null> {
+    const repository = manager.getRepository(this.definition.entity);
+    const term = await repository.findOneBy({ id });
+    if (!term) return null;
+    const terms = this.definition.hierarchical ? await repository.find() : [term];
+    const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
+    return toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), true);
   }
 
   async requireTerm(id: number): Promise<AnyTerm> {
     const term = Number.isSafeInteger(id) ? await this.repository.findOneBy({ id }) : null;
     if (!term) throw ApiError.invalidParam('id', this.definition.unknownKey, { value: String(id) });
     return term;
+  }
+
+  /**
+   * The term an update or delete addresses. Without `If-Match` an unknown id is a parameter error
+   * (400, spec §4.6); with it, the precondition fails (412) once the requester may manage terms.
+   */
+  private async requireTermToWrite(id: number, ctx: RequestContext, ifMatch: IfMatch | null): Promise<AnyTerm> {
+    if (!ifMatch) return this.requireTerm(id);
+    const term = Number.isSafeInteger(id) ? await this.repository.findOneBy({ id }) : null;
+    if (term) return term;
+    this.assertMayManage(ctx);
+    throw preconditionFailed();
+  }
+
+  /** A conditional write: the term's row, now locked, must still be the one the condition was evaluated on. */
+  private async assertUnchanged(manager: EntityManager, seen: AnyTerm): Promise<void> {
+    if (!(await rowUnchanged(manager, this.definition.entity, seen))) throw preconditionFailed();
   }
 
   private async payload(term: AnyTerm, ctx: RequestContext, withLinks: boolean) {

@@ -4,12 +4,15 @@ import { AppPasswordEntity } from './app-password.entity.js';
 import { LimitsModule } from '../limits/limits.module.js';
 import { AuthService } from './auth.service.js';
 import { BasicAuthMiddleware } from './basic-auth.middleware.js';
+import { FeedTokenEntity } from './feed-token.entity.js';
+import { FeedTokenMiddleware } from './feed-token.middleware.js';
+import { FeedTokensService } from './feed-tokens.service.js';
 import { UserEntity } from './user.entity.js';
 import { UsersService } from './users.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, AppPasswordEntity]), LimitsModule],
-  providers: [UsersService, AuthService, BasicAuthMiddleware],
-  exports: [UsersService, AuthService, BasicAuthMiddleware],
+  imports: [TypeOrmModule.forFeature([UserEntity, AppPasswordEntity, FeedTokenEntity]), LimitsModule],
+  providers: [UsersService, AuthService, BasicAuthMiddleware, FeedTokensService, FeedTokenMiddleware],
+  exports: [UsersService, AuthService, BasicAuthMiddleware, FeedTokensService, FeedTokenMiddleware],
 })
 export class UsersModule {}

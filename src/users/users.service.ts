@@ -137,7 +137,8 @@ export class UsersService {
     return { login: created.user.login, generatedPassword: password === undefined ? created.password : null };
   }
 
-  private async requireUser(login: string): Promise<UserEntity> {
+  /** The user with this login (any case), or an `AccountError` naming it. */
+  async requireUser(login: string): Promise<UserEntity> {
     const user = await this.dataSource.getRepository(UserEntity).findOneBy({ loginKey: login.toLowerCase() });
     if (!user) throw new AccountError(`No user has the login "${login}".`);
     return user;

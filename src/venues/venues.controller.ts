@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { created, sendList } from '../common/http/list-response.js';
+import { LastModifiedInterceptor } from '../common/http/last-modified.interceptor.js';
 import { Ctx, PathId, PathSlug } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { ApiRoutes } from '../common/http/api-routes.js';
@@ -15,6 +16,7 @@ import { VenueResponse } from './venue.response.js';
 
 @ApiTags('venues')
 @ApiRoutes()
+@UseInterceptors(LastModifiedInterceptor)
 @Controller('venues')
 export class VenuesController {
   constructor(private readonly venues: VenuesService) {}

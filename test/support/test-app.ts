@@ -37,13 +37,17 @@ let counter = 0;
  */
 export async function startTestApp(
   overrides: Env = {},
-  options: { sharing?: TestApp; modules?: Array<Type | DynamicModule> } = {},
+  options: { sharing?: TestApp; modules?: Array<Type | DynamicModule>; database?: string } = {},
 ): Promise<TestApp> {
-  const databaseUrl = process.env.DATABASE_URL?.trim();
+  // `database`: a second instance on a database of its own (MySQL/MariaDB: `<name>_<database>`, created when missing)
+  const databaseUrl = options.database
+    ? otherDatabase(process.env.DATABASE_URL?.trim(), options.database)
+    : process.env.DATABASE_URL?.trim();
   let sqliteDir: string | undefined;
   if (options.sharing) {
     // a second process on the same database: no reset
   } else if (databaseUrl) {
+    await createMysqlDatabase(databaseUrl);
     await emptyMysqlDatabase(databaseUrl);
   } else {
     sqliteDir = mkdtempSync(join(tmpdir(), 'calendar-e2e-'));
@@ -77,6 +81,25 @@ export async function startTestApp(
       if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
     },
   };
+}
+
+function otherDatabase(url: string | undefined, suffix: string): string | undefined {
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  parsed.pathname = `${parsed.pathname.replace(/^\//, '')}_${suffix}`;
+  return parsed.toString();
+}
+
+async function createMysqlDatabase(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const name = parsed.pathname.replace(/^\//, '');
+  parsed.pathname = '/';
+  const connection = await mysql.createConnection(parsed.toString());
+  try {
+    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\``);
+  } finally {
+    await connection.end();
+  }
 }
 
 async function emptyMysqlDatabase(url: string): Promise<void> {

@@ -14,8 +14,10 @@ export const ErrorCode = {
   InvalidParam: 'rest_invalid_param',
   Forbidden: 'rest_forbidden',
   TooManyRequests: 'rest_too_many_requests',
+  PreconditionFailed: 'rest_precondition_failed',
   InvalidUsername: 'invalid_username',
   IncorrectPassword: 'incorrect_password',
+  InvalidFeedToken: 'rest_invalid_feed_token',
   DatabaseUnavailable: 'db_unavailable',
   Internal: 'internal_server_error',
   EventNotFound: 'rest-event-not-found',
@@ -25,6 +27,11 @@ export const ErrorCode = {
   TermExists: 'term_exists',
   DuplicateTermSlug: 'duplicate_term_slug',
   TaxonomyNotHierarchical: 'rest_taxonomy_not_hierarchical',
+  SyncCursorExpired: 'rest_sync_cursor_expired',
+  WebhookNotFound: 'rest_webhook_not_found',
+  WebhookDeliveryNotFound: 'rest_webhook_delivery_not_found',
+  ImportSourceUnusable: 'rest_import_source_unusable',
+  ImportRunning: 'rest_import_running',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */

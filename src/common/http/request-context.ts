@@ -19,6 +19,8 @@ export interface RegisteredRoute {
   scope: 'collection' | 'item' | 'other';
   paramNames: string[];
   matcher: RegExp;
+  /** Methods whose handler reads with the rights of a `?token=` feed token (see `feed-token.ts`). */
+  feedTokenMethods: string[];
 }
 
 /** What the request lifecycle learned about a request before it reaches a controller. */
@@ -40,6 +42,8 @@ export interface RequestContext {
   routeParams: Record<string, string>;
   /** The record a single-item route addressed, once loaded; the `Allow` header depends on it. */
   subject: OwnedItem | null;
+  /** The `If-Match` field as sent (RFC 9110 §13.1.1), or null; writes of one item evaluate it (`IfMatch`). */
+  ifMatch: string | null;
 }
 
 declare global {

@@ -1,5 +1,5 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorResponse } from '../errors/error.response.js';
 import { listPageResponse } from '../paging/list-page.response.js';
 import { schemaClosure } from './response-schema.js';
@@ -24,15 +24,51 @@ const NOUN: Record<RouteKind, { one: string; aOne: string; many: string }> = {
 export const RESPONSE_TEXT: Readonly<Record<number, string>> = {
   200: 'The request succeeded.',
   201: 'The record was created.',
+  304: 'The copy the client holds is current (If-None-Match or If-Modified-Since); the answer has no body.',
   400: 'A parameter is missing or invalid.',
   401: 'Authentication is required.',
   403: 'The requester is not allowed to do this.',
   404: 'The record or page does not exist.',
   410: 'The record is already in the trash.',
+  412: 'The If-Match condition failed: the record has changed or does not exist, and nothing was changed.',
   500: 'The record could not be stored.',
 };
 
 const TERMS = new Set<RouteKind>(['categories', 'tags']);
+
+/** Conditional requests (docs/API.md, "Conditional requests"): the request and answer headers, documented once. */
+const CONDITION_TEXT = {
+  ifNoneMatch:
+    'Entity tags (ETag) of copies the client holds, or *: when one matches the current answer, the answer is 304 without a body.',
+  ifModifiedSince:
+    'An HTTP date, used only without If-None-Match: when the answer has not changed since then (Last-Modified), it is 304 without a body.',
+  ifMatch:
+    'Entity tags (ETag) the change is based on, as a GET of the same URL by the same requester answers them, or * (the record must exist); otherwise the answer is 412 and nothing is changed.',
+  etag: 'Strong entity tag of this answer (its body and list headers): it changes whenever they change, and only then.',
+  itemModified: 'When the record, or the newest record of this page, was last modified.',
+  termsModified: 'When the terms last changed, when that is known.',
+  cacheControl: 'public, max-age=N, must-revalidate for anonymous requests; private, no-cache for authenticated ones.',
+} as const;
+
+const TEXT_HEADER = { schema: { type: 'string' } } as const;
+
+/** The headers of a 200 answer to a read; `lastModified` when the answer can carry `Last-Modified`. */
+export function readAnswerHeaders(lastModified?: string): Record<string, { description: string; schema: { type: 'string' } }> {
+  return {
+    ETag: { description: CONDITION_TEXT.etag, ...TEXT_HEADER },
+    ...(lastModified ? { 'Last-Modified': { description: lastModified, ...TEXT_HEADER } } : {}),
+    'Cache-Control': { description: CONDITION_TEXT.cacheControl, ...TEXT_HEADER },
+  };
+}
+
+/** `If-None-Match` (and `If-Modified-Since` where answers carry `Last-Modified`) and the 304 answer of a read. */
+export function ConditionalReadDoc(withLastModified: boolean): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({ name: 'If-None-Match', required: false, description: CONDITION_TEXT.ifNoneMatch }),
+    ...(withLastModified ? [ApiHeader({ name: 'If-Modified-Since', required: false, description: CONDITION_TEXT.ifModifiedSince })] : []),
+    ApiResponse({ status: 304, description: RESPONSE_TEXT[304] }),
+  );
+}
 
 function codes(kind: RouteKind, operation: RouteOperation): number[] {
   const isEvent = kind === 'events';
@@ -47,9 +83,9 @@ function codes(kind: RouteKind, operation: RouteOperation): number[] {
       return isTerm ? [200, 400] : isEvent ? [200, 400, 403, 404] : [200, 400, 403];
     case 'update':
     case 'updateBySlug':
-      return isEvent ? [200, 201, 400, 401, 403, 404] : [200, 201, 400, 401, 403];
+      return isEvent ? [200, 201, 400, 401, 403, 404, 412] : [200, 201, 400, 401, 403, 412];
     default:
-      return isTerm ? [200, 400, 401, 403] : isEvent ? [200, 400, 401, 403, 404, 410, 500] : [200, 400, 401, 403, 410, 500];
+      return isTerm ? [200, 400, 401, 403, 412] : isEvent ? [200, 400, 401, 403, 404, 410, 412, 500] : [200, 400, 401, 403, 410, 412, 500];
   }
 }
 
@@ -101,9 +137,16 @@ export function RouteDoc(kind: RouteKind, operation: RouteOperation, response: T
   } else if (['readBySlug', 'updateBySlug', 'deleteBySlug'].includes(operation)) {
     decorators.push(ApiParam({ name: 'slug', type: 'string', required: true, description: `Slug of the ${one}.` }));
   }
+  const isRead = ['list', 'read', 'readBySlug'].includes(operation);
+  if (isRead) decorators.push(ConditionalReadDoc(true));
+  else if (operation !== 'create') {
+    decorators.push(ApiHeader({ name: 'If-Match', required: false, description: CONDITION_TEXT.ifMatch }));
+  }
+  const modified = TERMS.has(kind) ? CONDITION_TEXT.termsModified : CONDITION_TEXT.itemModified;
   for (const status of codes(kind, operation)) {
     const schema = status === 200 || status === 201 ? success : ErrorResponse;
-    decorators.push(ApiResponse({ status, description: RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(schema) } }));
+    const headers = status === 200 && isRead ? { headers: readAnswerHeaders(modified) } : {};
+    decorators.push(ApiResponse({ status, description: RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(schema) }, ...headers }));
   }
   return applyDecorators(...decorators);
 }

@@ -61,3 +61,13 @@ export function nextFreeSlug(base: string, taken: SlugTakenCheck): string {
     }
   }
 }
+
+/**
+ * The stored slugs a by-slug path may name: the path's slug itself and, when it has characters
+ * beyond ASCII, WordPress's spelling of it (UTF-8 percent-encoded in lower case: `日本` →
+ * `%e6%97%a5%e6%9c%ac`), which records imported from the reference keep.
+ */
+export function slugLookupForms(slug: string): string[] {
+  const encoded = slug.replace(/[^\p{ASCII}]+/gu, (chars) => encodeURIComponent(chars).toLowerCase());
+  return encoded === slug ? [slug] : [slug, encoded];
+}

@@ -3,6 +3,10 @@ import { DataVersion1763800000000 } from './1763800000000-data-version.js';
 import { TermCounts1763900000000 } from './1763900000000-term-counts.js';
 import { LoginFailures1764000000000 } from './1764000000000-login-failures.js';
 import { TermModified1764100000000 } from './1764100000000-term-modified.js';
+import { FeedTokens1764200000000 } from './1764200000000-feed-tokens.js';
+import { ChangeLog1764250000000 } from './1764250000000-change-log.js';
+import { Webhooks1764400000000 } from './1764400000000-webhooks.js';
+import { ImportState1764450000000 } from './1764450000000-import-state.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -11,4 +15,8 @@ export const MIGRATIONS = [
   TermCounts1763900000000,
   LoginFailures1764000000000,
   TermModified1764100000000,
+  FeedTokens1764200000000,
+  ChangeLog1764250000000,
+  Webhooks1764400000000,
+  ImportState1764450000000,
 ];

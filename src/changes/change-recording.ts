@@ -1,0 +1,123 @@
+import type { EntityManager } from 'typeorm';
+import { nowUtcWall } from '../common/dates/wall-time.js';
+import { dateToWall } from '../common/sql/columns.js';
+import { idChunks } from '../common/sql/id-chunks.js';
+import { changeHooks, noteRecorded } from './change-commits.js';
+import { ChangeEntity } from './change.entity.js';
+
+/** The kinds of record the change log follows, as the change feed names them. */
+export const CHANGE_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** What happened to a record (the domain event is `<kind>.<action>`). */
+export type ChangeAction = 'created' | 'updated' | 'trashed' | 'restored' | 'published' | 'deleted';
+
+/** What a reader's view of a record depends on. Terms are always `publish`, authorless, unprotected. */
+export interface RecordState {
+  status: string;
+  authorId: number | null;
+  protected: boolean;
+  modifiedUtc: string;
+}
+
+const TABLES: Record<ChangeKind, { table: string; item: boolean }> = {
+  event: { table: 'events', item: true },
+  venue: { table: 'venues', item: true },
+  organizer: { table: 'organizers', item: true },
+  category: { table: 'categories', item: false },
+  tag: { table: 'tags', item: false },
+};
+
+interface StateRow {
+  id: number | string;
+  status?: string;
+  author_id?: number | string;
+  password?: string | null;
+  modified_utc: Date | string | null;
+}
+
+function wall(value: Date | string | null): string {
+  if (value === null) return nowUtcWall();
+  return value instanceof Date ? dateToWall(value) : value.slice(0, 19).replace('T', ' ');
+}
+
+/** The current state of some records, read inside the caller's transaction. */
+export async function readStates(manager: EntityManager, kind: ChangeKind, ids: readonly number[]): Promise<Map<number, RecordState>> {
+  const { table, item } = TABLES[kind];
+  const states = new Map<number, RecordState>();
+  const columns = item ? 'id, status, author_id, password, modified_utc' : 'id, modified_utc';
+  for (const chunk of idChunks([...ids])) {
+    const rows: StateRow[] = await manager.query(`SELECT ${columns} FROM ${table} WHERE id IN (${chunk.map(Number).join(', ')})`);
+    for (const row of rows) {
+      states.set(Number(row.id), {
+        status: row.status ?? 'publish',
+        authorId: row.author_id === undefined ? null : Number(row.author_id),
+        protected: typeof row.password === 'string' && row.password !== '',
+        modifiedUtc: wall(row.modified_utc),
+      });
+    }
+  }
+  return states;
+}
+
+/** The action a change from `before` to `after` stands for. */
+export function actionOf(before: RecordState | null, after: RecordState | null, declared?: ChangeAction): ChangeAction | null {
+  if (!before && !after) return null;
+  if (!before) return 'created';
+  if (!after) return 'deleted';
+  if (declared) return declared;
+  if (after.status === 'trash' && before.status !== 'trash') return 'trashed';
+  if (before.status === 'trash' && after.status !== 'trash') return 'restored';
+  return 'updated';
+}
+
+/**
+ * Runs `work` inside the caller's transaction and logs one change per record of `ids` that existed
+ * before or after it, in the same transaction: the log holds a change exactly when it committed.
+ * `declared` names the action when the states alone cannot tell it (`published`); a work that
+ * removes records for good declares `deleted`, so that their last state is kept with the change
+ * (the webhooks send it).
+ */
+export async function recordingChanges<T>(
+  manager: EntityManager,
+  kind: ChangeKind,
+  ids: readonly number[],
+  work: () => Promise<T>,
+  declared?: ChangeAction,
+): Promise<T> {
+  const before = await readStates(manager, kind, ids);
+  const hooks = declared === 'deleted' ? changeHooks(manager) : undefined;
+  const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
+  const result = await work();
+  const after = await readStates(manager, kind, ids);
+  const recordedUtc = nowUtcWall();
+  const rows: Array<Partial<ChangeEntity>> = [];
+  for (const id of new Set(ids)) {
+    const was = before.get(id) ?? null;
+    const is = after.get(id) ?? null;
+    const action = actionOf(was, is, declared);
+    if (!action) continue;
+    rows.push({
+      kind,
+      recordId: id,
+      action,
+      authorId: is?.authorId ?? was?.authorId ?? null,
+      statusBefore: was?.status ?? null,
+      statusAfter: is?.status ?? null,
+      protectedBefore: was?.protected ?? false,
+      protectedAfter: is?.protected ?? false,
+      modifiedUtc: is?.modifiedUtc ?? recordedUtc,
+      recordedUtc,
+      seq: null,
+      snapshot: action === 'deleted' ? (lastStates.get(id) ?? null) : null,
+    });
+  }
+  for (let start = 0; start < rows.length; start += 500) {
+    const inserted = await manager.insert(ChangeEntity, rows.slice(start, start + 500));
+    noteRecorded(
+      manager,
+      inserted.identifiers.map((identifier) => String(identifier.id)),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,126 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import { idChunks } from '../common/sql/id-chunks.js';
+import { Editions } from '../editions/editions.js';
+import { ChangeCommits, type ChangeHooks } from './change-commits.js';
+import type { ChangeKind } from './change-recording.js';
+
+/**
+ * Renders one record as `GET` by id answers an administrator, reading through `manager` (inside the
+ * transaction that changed it); null when the record does not exist. Resources register one per kind.
+ */
+export type ChangeRenderer = (manager: EntityManager, id: number, ctx: RequestContext) => Promise<object | null>;
+
+/** A stored snapshot: the record's JSON and the API base its URLs were written with. */
+interface StoredSnapshot {
+  api: string;
+  data: unknown;
+}
+
+/** Whom the snapshots are rendered for: an administrator sees every field of every record. */
+const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
+
+/**
+ * The record of a change as it was when the change committed, kept in the change row (`snapshot`)
+ * for the webhooks. Taken in the change's own transaction, just before it commits (so the snapshot
+ * shows exactly that write, whatever later writes do); for a permanent deletion, just before the
+ * record goes. Taken only while someone wants it (a predicate registered by the webhooks: an active
+ * subscription exists), so writes without listeners pay one small query.
+ *
+ * Platform code cannot know the resources: each resource registers its {@link ChangeRenderer}.
+ * Snapshots are written in the default edition; {@link ChangeSnapshots.read} rebases their URLs onto
+ * another edition's API.
+ */
+@Injectable()
+export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
+  private readonly renderers = new Map<string, ChangeRenderer>();
+  private readonly predicates: Array<(manager: EntityManager) => Promise<boolean>> = [];
+
+  constructor(
+    private readonly commits: ChangeCommits,
+    private readonly editions: Editions,
+  ) {}
+
+  onModuleInit(): void {
+    this.commits.provideHooks(this);
+    this.commits.onBeforeCommit((manager, ids) => this.capture(manager, ids));
+  }
+
+  register(kind: ChangeKind, renderer: ChangeRenderer): void {
+    this.renderers.set(kind, renderer);
+  }
+
+  /** Snapshots are taken when any predicate says so (asked once per committing transaction). */
+  wantedWhen(predicate: (manager: EntityManager) => Promise<boolean>): void {
+    this.predicates.push(predicate);
+  }
+
+  /** The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind. */
+  async render(manager: EntityManager, kind: string, id: number): Promise<string | null> {
+    const renderer = this.renderers.get(kind);
+    if (!renderer) return null;
+    const api = this.editions.api(this.editions.defaultEdition);
+    const ctx: RequestContext = {
+      edition: this.editions.defaultEdition,
+      base: this.editions.base(this.editions.defaultEdition),
+      api,
+      target: null,
+      user: RENDERING_USER,
+      route: null,
+      ifMatch: null,
+      routeParams: {},
+      subject: null,
+    };
+    const data = await renderer(manager, id, ctx);
+    return data === null ? null : JSON.stringify({ api, data } satisfies StoredSnapshot);
+  }
+
+  async lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>> {
+    const states = new Map<number, string>();
+    for (const id of ids) {
+      const snapshot = await this.render(manager, kind, id);
+      if (snapshot !== null) states.set(id, snapshot);
+    }
+    return states;
+  }
+
+  /** The data of a snapshot with its URLs in the API of `edition`. */
+  read(snapshot: string, edition: string): unknown {
+    const stored = JSON.parse(snapshot) as StoredSnapshot;
+    const target = this.editions.api(this.editions.codes.includes(edition) ? edition : this.editions.defaultEdition);
+    return stored.api === target ? stored.data : rebase(stored.data, stored.api, target);
+  }
+
+  private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
+    if (this.renderers.size === 0) return;
+    let wanted = false;
+    for (const predicate of this.predicates) if ((wanted = await predicate(manager))) break;
+    if (!wanted) return;
+    const ids = [...new Set(changeIds.map(Number))];
+    const rendered = new Map<string, string | null>();
+    for (const chunk of idChunks(ids)) {
+      const rows: Array<{ id: number | string; kind: string; record_id: number | string }> = await manager.query(
+        `SELECT id, kind, record_id FROM changes WHERE id IN (${chunk.join(', ')}) AND snapshot IS NULL AND seq IS NULL`,
+      );
+      for (const row of rows) {
+        const key = `${row.kind}:${row.record_id}`;
+        if (!rendered.has(key)) rendered.set(key, await this.render(manager, row.kind, Number(row.record_id)));
+        const snapshot = rendered.get(key);
+        if (snapshot) await manager.query('UPDATE changes SET snapshot = ? WHERE id = ?', [snapshot, String(row.id)]);
+      }
+    }
+  }
+}
+
+/** Every URL of the record that starts with the API base `from` moved onto `to`; other values as they are. */
+function rebase(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') {
+    return value === from || value.startsWith(`${from}/`) || value.startsWith(`${from}?`) ? to + value.slice(from.length) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => rebase(item, from, to));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rebase(item, from, to)]));
+  }
+  return value;
+}

@@ -1,0 +1,19 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { forUpdate } from './for-update.js';
+
+/**
+ * Whether the row of `seen` (an entity with an `id`) still holds exactly the values of `seen`, read
+ * inside the caller's transaction as a locking read (`FOR UPDATE` on MySQL/MariaDB; SQLite has one
+ * writer at a time). A conditional write reads it right before writing, so a change to the row
+ * committed since the condition was evaluated makes the write fail instead of overwriting it.
+ */
+export async function rowUnchanged<T extends ObjectLiteral & { id: number }>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  seen: T,
+): Promise<boolean> {
+  const current = await forUpdate(manager.getRepository(target).createQueryBuilder('r').where('r.id = :id', { id: seen.id })).getOne();
+  if (!current) return false;
+  const keys = new Set([...Object.keys(current), ...Object.keys(seen)]);
+  return [...keys].every((key) => JSON.stringify(current[key]) === JSON.stringify(seen[key]));
+}

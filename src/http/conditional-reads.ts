@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import { noneMatchHits, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
+
+/** How long shared caches may keep an anonymous read without asking again (`HTTP_CACHE_MAX_AGE`). */
+export interface ReadCaching {
+  maxAgeSeconds: number;
+}
+
+/** Replaces v1's `no-cache, must-revalidate, max-age=0, no-store, private` on authenticated 200/304 reads. */
+export const PRIVATE_READ = 'private, no-cache';
+export const READ_VARY = 'Origin, Authorization';
+
+/** Headers a 304 leaves out: no body, so nothing that describes one (RFC 9110 §15.4.5). */
+const BODY_HEADERS = ['content-type', 'content-length', 'content-language', ...REPRESENTATION_HEADERS.filter((name) => name !== 'link')];
+
+/** A `200` answer to `GET`/`HEAD` of the API: it carries validators and may become a `304`. */
+export function isValidatedRead(res: Response): boolean {
+  const req = res.req;
+  return res.statusCode === 200 && (req.method === 'GET' || req.method === 'HEAD') && Boolean(req.ctx?.target);
+}
+
+/** `ETag`, `Cache-Control` (public for anonymous requesters, private for authenticated ones) and `Vary` of a read. */
+export function setReadHeaders(res: Response, etag: string, caching: ReadCaching): void {
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', res.req.ctx.user ? PRIVATE_READ : `public, max-age=${caching.maxAgeSeconds}, must-revalidate`);
+  res.setHeader('Vary', READ_VARY);
+}
+
+/**
+ * Whether the requester's copy is current (RFC 9110 §13.1.2, §13.1.3, §13.2.2): `If-None-Match`
+ * with weak comparison when sent; otherwise `If-Modified-Since` against `Last-Modified`, when the
+ * answer has one and both are valid dates.
+ */
+export function isNotModified(req: Request, etag: string, lastModified: string | undefined): boolean {
+  const noneMatch = req.headers['if-none-match'];
+  if (noneMatch !== undefined) return noneMatchHits(noneMatch, etag);
+  const since = req.headers['if-modified-since'];
+  if (since === undefined || lastModified === undefined) return false;
+  const sinceTime = Date.parse(since);
+  const modifiedTime = Date.parse(lastModified);
+  return !Number.isNaN(sinceTime) && !Number.isNaN(modifiedTime) && modifiedTime <= sinceTime;
+}
+
+/** Ends the answer as `304 Not Modified`: validators and caching headers stay, the body and its description go. */
+export function endNotModified(res: Response): void {
+  for (const name of BODY_HEADERS) res.removeHeader(name);
+  res.statusCode = 304;
+  res.end();
+}
+
+export function lastModifiedOf(res: Response): string | undefined {
+  const value = res.getHeader('Last-Modified');
+  return value === undefined ? undefined : String(value);
+}

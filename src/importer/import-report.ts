@@ -1,0 +1,182 @@
+import type { Action, Outcome } from './import-writer.js';
+
+/** The resources in the order of the summary table. */
+export const REPORT_RESOURCES = ['categories', 'tags', 'venues', 'organizers', 'events', 'images'] as const;
+export type ReportResource = (typeof REPORT_RESOURCES)[number];
+
+export const RESOURCE_OF_KIND: Record<Outcome['kind'], ReportResource> = {
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
+  image: 'images',
+};
+
+const ACTIONS: readonly Action[] = ['created', 'updated', 'unchanged', 'kept', 'trashed', 'skipped', 'older'];
+
+export type Counts = Record<Action, number>;
+
+export interface Renumbering {
+  kind: Outcome['kind'];
+  sourceId: number;
+  localId: number;
+  merged?: boolean;
+}
+
+export interface SlugChange {
+  kind: Outcome['kind'];
+  sourceId: number;
+  localId: number;
+  from: string;
+  to: string;
+}
+
+export interface Problem {
+  kind: string;
+  sourceId: number | null;
+  reason: string;
+}
+
+/** Lists in the stored progress are cut here; the mapping table keeps every renumbering. */
+const LIST_LIMIT = 1000;
+
+/** Everything a run counted and noted: stored with the run (so a resumed run goes on counting) and printed at the end. */
+export interface ImportTally {
+  counts: Record<ReportResource, Counts>;
+  /** done / total of the source's lists per resource, for progress. */
+  progress: Record<string, { done: number; total: number | null }>;
+  renumbered: Renumbering[];
+  slugChanges: SlugChange[];
+  /** Readable records that were not imported: each makes the exit code 1. */
+  skipped: Problem[];
+  /** Records the source did not let the importer read (information only). */
+  unreadable: Problem[];
+  warnings: string[];
+  more: { renumbered: number; slugChanges: number; skipped: number; unreadable: number; warnings: number };
+}
+
+export function emptyTally(): ImportTally {
+  const zero = () => Object.fromEntries(ACTIONS.map((action) => [action, 0])) as Counts;
+  return {
+    counts: Object.fromEntries(REPORT_RESOURCES.map((resource) => [resource, zero()])) as Record<ReportResource, Counts>,
+    progress: {},
+    renumbered: [],
+    slugChanges: [],
+    skipped: [],
+    unreadable: [],
+    warnings: [],
+    more: { renumbered: 0, slugChanges: 0, skipped: 0, unreadable: 0, warnings: 0 },
+  };
+}
+
+/** A stored tally read back (older runs may lack fields). */
+export function tallyFrom(value: unknown): ImportTally {
+  const tally = emptyTally();
+  if (!value || typeof value !== 'object') return tally;
+  const stored = value as Partial<ImportTally>;
+  for (const resource of REPORT_RESOURCES) Object.assign(tally.counts[resource], stored.counts?.[resource] ?? {});
+  Object.assign(tally.progress, stored.progress ?? {});
+  Object.assign(tally.more, stored.more ?? {});
+  for (const key of ['renumbered', 'slugChanges', 'skipped', 'unreadable', 'warnings'] as const) {
+    const list = stored[key];
+    if (Array.isArray(list)) (tally[key] as unknown[]).push(...list);
+  }
+  return tally;
+}
+
+function push<T>(tally: ImportTally, key: 'renumbered' | 'slugChanges' | 'skipped' | 'unreadable' | 'warnings', item: T): void {
+  const list = tally[key] as unknown as T[];
+  if (list.length < LIST_LIMIT) list.push(item);
+  else tally.more[key]++;
+}
+
+export function record(tally: ImportTally, outcome: Outcome): void {
+  tally.counts[RESOURCE_OF_KIND[outcome.kind]][outcome.action]++;
+  if (outcome.renumbered && outcome.localId !== null) {
+    push<Renumbering>(tally, 'renumbered', {
+      kind: outcome.kind,
+      sourceId: outcome.sourceId,
+      localId: outcome.localId,
+      ...(outcome.merged ? { merged: true } : {}),
+    });
+  }
+  if (outcome.slugChanged && outcome.localId !== null) {
+    push<SlugChange>(tally, 'slugChanges', {
+      kind: outcome.kind,
+      sourceId: outcome.sourceId,
+      localId: outcome.localId,
+      ...outcome.slugChanged,
+    });
+  }
+  if (outcome.action === 'skipped')
+    push<Problem>(tally, 'skipped', { kind: outcome.kind, sourceId: outcome.sourceId, reason: outcome.reason ?? '' });
+}
+
+/** A renumbering that is no record of the table (an image registered under a new id). */
+export function renumbered(tally: ImportTally, item: Renumbering): void {
+  push<Renumbering>(tally, 'renumbered', item);
+}
+
+export function skip(tally: ImportTally, resource: ReportResource, problem: Problem): void {
+  tally.counts[resource].skipped++;
+  push(tally, 'skipped', problem);
+}
+
+export function unreadable(tally: ImportTally, problem: Problem): void {
+  push(tally, 'unreadable', problem);
+}
+
+export function warn(tally: ImportTally, line: string): void {
+  if (!tally.warnings.includes(line)) push(tally, 'warnings', line);
+}
+
+export function skippedCount(tally: ImportTally): number {
+  return REPORT_RESOURCES.reduce((sum, resource) => sum + tally.counts[resource].skipped, 0);
+}
+
+/** The summary table and lists, as lines. */
+export function summaryLines(tally: ImportTally, options: { dryRun: boolean; since: boolean }): string[] {
+  const columns = ACTIONS.filter((action) => action !== 'older' || options.since);
+  const heading = options.dryRun
+    ? columns.map((action) => (['created', 'updated', 'trashed'].includes(action) ? `would be ${action}` : action))
+    : columns;
+  const width = Math.max(...heading.map((text) => text.length), 6);
+  const lines = [`${''.padEnd(11)}${heading.map((text) => text.padStart(width + 2)).join('')}`];
+  for (const resource of REPORT_RESOURCES) {
+    const counts = tally.counts[resource];
+    if (resource === 'images' && columns.every((action) => counts[action] === 0)) continue;
+    lines.push(`${resource.padEnd(11)}${columns.map((action) => String(counts[action]).padStart(width + 2)).join('')}`);
+  }
+  const more = (count: number) => (count > 0 ? [`  … and ${count} more`] : []);
+  if (tally.renumbered.length > 0) {
+    lines.push('Renumbered (source id -> id here; the mapping is kept in import_mappings):');
+    for (const item of tally.renumbered) {
+      lines.push(
+        `  ${item.kind} ${item.sourceId} -> ${item.localId}${item.merged ? ' (merged with the existing term of the same name)' : ''}`,
+      );
+    }
+    lines.push(...more(tally.more.renumbered));
+  }
+  if (tally.slugChanges.length > 0) {
+    lines.push('Slugs taken here (source slug -> slug here):');
+    for (const item of tally.slugChanges) lines.push(`  ${item.kind} ${item.sourceId} (id ${item.localId}): ${item.from} -> ${item.to}`);
+    lines.push(...more(tally.more.slugChanges));
+  }
+  if (tally.skipped.length > 0) {
+    lines.push('Skipped:');
+    for (const item of tally.skipped) lines.push(`  ${item.kind}${item.sourceId !== null ? ` ${item.sourceId}` : ''}: ${item.reason}`);
+    lines.push(...more(tally.more.skipped));
+  }
+  if (tally.unreadable.length > 0) {
+    lines.push('Not readable with these credentials (not imported):');
+    for (const item of tally.unreadable) lines.push(`  ${item.kind}${item.sourceId !== null ? ` ${item.sourceId}` : ''}: ${item.reason}`);
+    lines.push(...more(tally.more.unreadable));
+  }
+  if (tally.warnings.length > 0) {
+    lines.push('Notes:');
+    for (const line of tally.warnings) lines.push(`  ${line}`);
+    lines.push(...more(tally.more.warnings));
+  }
+  return lines;
+}

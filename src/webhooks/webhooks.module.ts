@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ChangeSnapshots } from '../changes/change-snapshots.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/**
+ * Webhooks: administrators subscribe URLs to domain event types; the dispatcher of every process
+ * delivers each committed change, signed (Standard Webhooks), at least once, in order per record.
+ * Snapshots of changed records are taken while any subscription is active.
+ */
+@Module({
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookDispatcher],
+  exports: [WebhooksService, WebhookDispatcher],
+})
+export class WebhooksModule {
+  constructor(snapshots: ChangeSnapshots) {
+    snapshots.wantedWhen(async (manager) => {
+      const rows: unknown[] = await manager.query('SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1');
+      return rows.length > 0;
+    });
+  }
+}
