@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { ImportObserver } from '../importer/import-options.js';
 import { summaryLines, type ImportReport } from '../importer/import-report.js';
-import type { ConflictPolicy } from '../importer/import-writer.js';
+import type { ConflictPolicy } from '../importer/import-outcome.js';
 import { sleep } from '../importer/source-client.js';
 import { importProgress } from './import-progress.js';
 import type { TecImporter } from '../importer/tec-importer.js';

@@ -13,7 +13,7 @@ import {
   type RunState,
 } from './import-run-state.js';
 import { writeTermSafely } from './import-term-phases.js';
-import type { Outcome } from './import-writer.js';
+import type { Outcome } from './import-outcome.js';
 import { CREDENTIAL_STATUSES, ListRefused, PER_PAGE, readList, readSingle } from './source-reader.js';
 import { convertEvent, convertOrganizer, convertTerm, convertVenue, type EventRecord, type LinkRef } from './source-records.js';
 import type { Resource } from './source-site.js';

@@ -1,6 +1,6 @@
 /** What a run of the importer is given and what it tells while it works: options, observer, the refusal of a run, an opened run. */
 import type { ImportRunEntity } from './import-run.entity.js';
-import type { ConflictPolicy } from './import-writer.js';
+import type { ConflictPolicy } from './import-outcome.js';
 import type { SourceClient, SourceClientOptions } from './source-client.js';
 import type { SourceSite } from './source-site.js';
 

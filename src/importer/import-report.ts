@@ -1,5 +1,5 @@
 import type { ImportOptions } from './import-options.js';
-import type { Action, Outcome } from './import-writer.js';
+import type { Action, Outcome } from './import-outcome.js';
 
 /** The resources in the order of the summary table. */
 export const REPORT_RESOURCES = ['categories', 'tags', 'venues', 'organizers', 'events', 'images'] as const;

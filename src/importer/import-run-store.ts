@@ -5,7 +5,7 @@ import { ImportRefused, type ImportOptions } from './import-options.js';
 import { emptyTally, type ImportReport, type ImportTally } from './import-report.js';
 import { ImportRunEntity } from './import-run.entity.js';
 import { ImportSourceEntity } from './import-source.entity.js';
-import type { ConflictPolicy } from './import-writer.js';
+import type { ConflictPolicy } from './import-outcome.js';
 
 /** Phases in order; a resumed run starts again at the phase it stopped in. */
 export const PHASES = [

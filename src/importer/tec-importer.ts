@@ -16,7 +16,8 @@ import { buildReport, emptyTally, tallyFrom, warn, type ImportReport, type Impor
 import { HEARTBEAT_MS, ImportRunStore, PHASES, type Phase } from './import-run-store.js';
 import type { RunState } from './import-run-state.js';
 import { readTerms, termsPhase } from './import-term-phases.js';
-import { ImportWriter, type ConflictPolicy } from './import-writer.js';
+import type { ConflictPolicy } from './import-outcome.js';
+import { ImportWriter } from './import-writer.js';
 import { SourceClient, SourceError } from './source-client.js';
 import type { Resource, SourceSite } from './source-site.js';
 import { discoverSource } from './source-site.js';
