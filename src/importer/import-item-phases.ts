@@ -15,7 +15,9 @@ import {
 import { writeTermSafely } from './import-term-phases.js';
 import type { Outcome } from './import-outcome.js';
 import { CREDENTIAL_STATUSES, ListRefused, PER_PAGE, readList, readSingle } from './source-reader.js';
-import { convertEvent, convertOrganizer, convertTerm, convertVenue, type EventRecord, type LinkRef } from './source-records.js';
+import { convertEvent } from './source-event-records.js';
+import { convertOrganizer, convertVenue } from './source-linked-records.js';
+import { convertTerm, type EventRecord, type LinkRef } from './source-records.js';
 import type { Resource } from './source-site.js';
 import { sourcePassword } from './source-survey.js';
 

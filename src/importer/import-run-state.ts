@@ -8,7 +8,8 @@ import type { Outcome } from './import-outcome.js';
 import type { ImportWriter } from './import-writer.js';
 import { SourceError, type SourceClient } from './source-client.js';
 import { CREDENTIAL_STATUSES } from './source-reader.js';
-import { looksRedacted, UnusableRecord, type ConvertSettings, type TermRecord } from './source-records.js';
+import { looksRedacted, type TermRecord } from './source-records.js';
+import { UnusableRecord, type ConvertSettings } from './source-values.js';
 import type { Resource, SourceSite } from './source-site.js';
 import type { ProtectionScan } from './source-survey.js';
 

@@ -2,7 +2,8 @@
 import { skip } from './import-report.js';
 import { announceWrites, count, KIND_OF, seenSet, writeFailure, type RunState } from './import-run-state.js';
 import { readList } from './source-reader.js';
-import { convertTerm, UnusableRecord, type TermRecord } from './source-records.js';
+import { convertTerm, type TermRecord } from './source-records.js';
+import { UnusableRecord } from './source-values.js';
 
 /** Both taxonomies, whole: they are small, parents may come after their children, and their highest id bounds renumbering. */
 export async function readTerms(state: RunState): Promise<void> {
