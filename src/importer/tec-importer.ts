@@ -19,8 +19,7 @@ import { readTerms, termsPhase } from './import-term-phases.js';
 import type { ConflictPolicy } from './import-outcome.js';
 import { ImportWriter } from './import-writer.js';
 import { SourceClient, SourceError } from './source-client.js';
-import type { Resource, SourceSite } from './source-site.js';
-import { discoverSource } from './source-site.js';
+import { discoverSource, type Resource, type SourceSite } from './source-site.js';
 import { highestItemId, scanProtection, sourceLogins, sourcePassword } from './source-survey.js';
 
 /**
