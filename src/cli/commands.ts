@@ -1,9 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { summaryLines } from '../importer/import-report.js';
-import type { ConflictPolicy } from '../importer/import-writer.js';
+import type { ImportObserver } from '../importer/import-options.js';
+import { summaryLines, type ImportReport } from '../importer/import-report.js';
+import type { ConflictPolicy } from '../importer/import-outcome.js';
 import { sleep } from '../importer/source-client.js';
 import { importProgress } from './import-progress.js';
-import type { ImportObserver, ImportReport, TecImporter } from '../importer/tec-importer.js';
+import type { TecImporter } from '../importer/tec-importer.js';
 import type { LoginLocks } from '../limits/login-locks.js';
 import type { FeedTokensService } from '../users/feed-tokens.service.js';
 import type { UsersService } from '../users/users.service.js';

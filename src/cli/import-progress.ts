@@ -1,5 +1,5 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
-import type { ImportObserver } from '../importer/tec-importer.js';
+import type { ImportObserver } from '../importer/import-options.js';
 
 /** Per resource: count/total, records per second and the time left, from the resource's own start. */
 interface Pace {

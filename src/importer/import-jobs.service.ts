@@ -10,7 +10,8 @@ import type { ImportJobResponse } from './import-job.response.js';
 import { ImportRunEntity } from './import-run.entity.js';
 import { ImportSourceEntity } from './import-source.entity.js';
 import { SourceError } from './source-client.js';
-import { ImportRefused, TecImporter } from './tec-importer.js';
+import { ImportRefused } from './import-options.js';
+import { TecImporter } from './tec-importer.js';
 
 /** How long a shutting-down process lets its jobs finish their page. */
 const SHUTDOWN_WAIT_MS = 20_000;

@@ -1,4 +1,5 @@
-import type { Action, Outcome } from './import-writer.js';
+import type { ImportOptions } from './import-options.js';
+import type { Action, Outcome } from './import-outcome.js';
 
 /** The resources in the order of the summary table. */
 export const REPORT_RESOURCES = ['categories', 'tags', 'venues', 'organizers', 'events', 'images'] as const;
@@ -179,4 +180,47 @@ export function summaryLines(tally: ImportTally, options: { dryRun: boolean; sin
     lines.push(...more(tally.more.warnings));
   }
   return lines;
+}
+
+export interface ImportReport {
+  runId: number | null;
+  source: string | null;
+  status: 'completed' | 'interrupted' | 'failed';
+  dryRun: boolean;
+  since: boolean;
+  tally: ImportTally;
+  /** Why the exit code is 1; null when it is 0. */
+  reason: string | null;
+  exitCode: 0 | 1;
+  durationMs: number;
+  requests: number;
+}
+
+/** The report of a run: the exit code is 1 with a reason when the run did not import everything it read. */
+export function buildReport(
+  options: ImportOptions,
+  started: number,
+  partial: Partial<ImportReport> & Pick<ImportReport, 'status'>,
+): ImportReport {
+  const tally = partial.tally ?? emptyTally();
+  const skipped = skippedCount(tally);
+  const reason =
+    partial.reason ??
+    (partial.status === 'interrupted'
+      ? 'interrupted before the end: run the same command again to resume'
+      : skipped > 0
+        ? `${skipped} record(s) could be read but were not imported (see "Skipped" above)`
+        : null);
+  return {
+    runId: null,
+    source: null,
+    dryRun: options.dryRun === true,
+    since: options.since !== undefined,
+    tally,
+    durationMs: Date.now() - started,
+    requests: 0,
+    ...partial,
+    reason,
+    exitCode: reason === null ? 0 : 1,
+  };
 }

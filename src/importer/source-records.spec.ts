@@ -1,15 +1,9 @@
 import { retryAfterMs } from './source-client.js';
 import { siteTimezoneOf } from './source-site.js';
-import {
-  convertEvent,
-  convertTerm,
-  convertVenue,
-  costFromSource,
-  importSlug,
-  looksRedacted,
-  plainText,
-  type ConvertSettings,
-} from './source-records.js';
+import { convertEvent, costFromSource } from './source-event-records.js';
+import { convertVenue } from './source-linked-records.js';
+import { convertTerm, looksRedacted } from './source-records.js';
+import { importSlug, plainText, type ConvertSettings } from './source-values.js';
 
 const COST = { currencySymbol: '$', currencyPosition: 'prefix', currencyCode: 'USD', decimalSeparator: '.' } as const;
 const WORDPRESS: ConvertSettings = { flavor: 'wordpress', sourceTimezone: 'UTC', cost: COST, now: '2026-11-23 12:00:00' };

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ChangeSnapshots } from '../changes/change-snapshots.js';
+import { WebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WebhookFanOut } from './webhook-fan-out.js';
+import { WebhookPruning } from './webhook-pruning.js';
+import { WebhookStore } from './webhook-store.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -11,7 +15,7 @@ import { WebhooksService } from './webhooks.service.js';
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDispatcher],
+  providers: [WebhooksService, WebhookDispatcher, WebhookFanOut, WebhookDeliveryWorker, WebhookPruning, WebhookStore],
   exports: [WebhooksService, WebhookDispatcher],
 })
 export class WebhooksModule {

@@ -14,9 +14,10 @@ import { Editions } from '../editions/editions.js';
 import type { WebhookFieldsDto, UpdateWebhookDto } from './dto/webhook-fields.dto.js';
 import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
-import { deactivate, WebhookDispatcher } from './webhook-dispatcher.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 import type { WebhookAttemptResponse, WebhookDeliveryResponse, WebhookResponse } from './webhook.response.js';
-import { newMessageId, newSecret } from './webhook-signature.js';
+import { newSecret } from './webhook-signature.js';
+import { deactivate, pendingDelivery } from './webhook-store.js';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
 import { literalAddress, parseTargetUrl, resolveTarget, TargetRefused } from './webhook-targets.js';
 
@@ -169,22 +170,7 @@ export class WebhooksService {
       data: { webhook_id: subscription.id, url: subscription.url },
     });
     const saved = await this.deliveries.save(
-      this.deliveries.create({
-        subscriptionId: id,
-        messageId: newMessageId(),
-        type: 'webhook.ping',
-        changeSeq: null,
-        recordKey: null,
-        body,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptUtc: now,
-        claimedUntilUtc: null,
-        createdUtc: now,
-        finishedUtc: null,
-        lastStatus: null,
-        lastError: null,
-      }),
+      this.deliveries.create(pendingDelivery({ subscriptionId: id, type: 'webhook.ping', changeSeq: null, recordKey: null, body }, now)),
     );
     this.dispatcher?.wake();
     return (await this.deliveryViews([saved]))[0];

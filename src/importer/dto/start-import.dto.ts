@@ -1,7 +1,7 @@
 import { Doc } from '../../common/validation/doc.js';
 import { Param } from '../../common/validation/param.js';
 import { boolean, dateText, oneOf, text, websiteUrl } from '../../common/validation/parsers.js';
-import { CONFLICT_POLICIES, type ConflictPolicy } from '../import-writer.js';
+import { CONFLICT_POLICIES, type ConflictPolicy } from '../import-outcome.js';
 
 /** `POST /imports`: the options of `npm run cli -- import:tec`, as body fields. */
 export class StartImportDto {

@@ -1,0 +1,224 @@
+/** Writing a venue or an organizer, and what every item write shares: author, password, status, image, the insert or update with its id, slug and mapping. */
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { ItemStatus } from '../common/auth/item-status.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
+import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
+import { EventEntity } from '../events/event.entity.js';
+import { ImageEntity } from '../images/image.entity.js';
+import type { PublishableEntity } from '../items/publishable.entity.js';
+import type { ImportMappingEntity } from './import-mapping.entity.js';
+import type { Action, Outcome } from './import-outcome.js';
+import { ITEM_ENTITY, type ImportWriteContext } from './import-write-context.js';
+import {
+  recordHash,
+  type EventRecord,
+  type LinkedRecord,
+  type OrganizerRecord,
+  type SourceImage,
+  type VenueRecord,
+} from './source-records.js';
+
+/** A random password for a protected record whose password the source does not tell. */
+function placeholderPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The local image of a source image: mapped before, registered with the same URL, or registered now. */
+export async function localImage(
+  writer: ImportWriteContext,
+  manager: EntityManager,
+  image: SourceImage | null,
+  authorId: number,
+): Promise<number | null> {
+  if (!image) return null;
+  const urlHash = createHash('sha256').update(image.url).digest('hex');
+  const mapped = image.sourceId !== null ? writer.mapping('image', image.sourceId) : undefined;
+  if (mapped) {
+    const local = await manager.findOneBy(ImageEntity, { id: mapped.localId });
+    if (local && local.urlHash === urlHash) return local.id;
+  }
+  const existing = await manager.findOneBy(ImageEntity, { urlHash });
+  let localId = existing?.id;
+  if (localId === undefined) {
+    const claimed = await writer.itemId(manager, 'image', image.sourceId);
+    localId = claimed.id;
+    if (claimed.renumbered && image.sourceId !== null) writer.renumberedImages.push({ sourceId: image.sourceId, localId });
+    if (!writer.settings.dryRun) {
+      await manager.insert(ImageEntity, {
+        id: localId,
+        url: image.url,
+        urlHash,
+        extension: image.extension,
+        authorId,
+        createdUtc: nowUtcWall(),
+      });
+    }
+  }
+  if (image.sourceId !== null) {
+    await writer.saveMapping(manager, {
+      kind: 'image',
+      sourceRecordId: image.sourceId,
+      localId,
+      sourceSlug: '',
+      sourceModifiedUtc: null,
+      contentHash: urlHash,
+      localModifiedUtc: null,
+      sourceStatus: 'publish',
+    });
+  }
+  return localId;
+}
+
+export function authorOf(writer: ImportWriteContext, sourceAuthorId: number | null): number {
+  return (sourceAuthorId !== null ? writer.settings.authors.get(sourceAuthorId) : undefined) ?? writer.settings.defaultAuthorId;
+}
+
+/** The password a record gets here: the source's, the one set here before, or a random one. */
+export async function password(
+  writer: ImportWriteContext,
+  kind: 'event' | 'venue' | 'organizer',
+  record: EventRecord | LinkedRecord,
+  previous: string | null,
+  protectedAtSource: boolean,
+) {
+  if (!protectedAtSource && !record.redacted) return null;
+  return (await writer.passwords(kind, record.sourceId)) ?? previous ?? placeholderPassword();
+}
+
+/** Status fields of a write: a record trashed at the source keeps the status it had here before. */
+export function statusFields(record: EventRecord | LinkedRecord, local: PublishableEntity | null) {
+  if (record.status !== 'trash') return { status: record.status, preTrashStatus: null };
+  const before: ItemStatus = local && local.status !== 'trash' ? local.status : (local?.preTrashStatus ?? 'draft');
+  return { status: 'trash' as const, preTrashStatus: before };
+}
+
+/** A venue or an organizer. `protectedAtSource`: the anonymous view of the source showed it redacted. */
+export async function writeLinked(
+  writer: ImportWriteContext,
+  record: LinkedRecord,
+  protectedAtSource: boolean,
+  dependency = false,
+): Promise<Outcome> {
+  const { kind, sourceId } = record;
+  const row = writer.mapping(kind, sourceId);
+  const older = !dependency && writer.older(record.modifiedUtc);
+  if (!row && older) return { action: 'older', kind, sourceId, localId: null };
+  const hash = recordHash(record, protectedAtSource);
+  const entity = ITEM_ENTITY[kind];
+  const outcome = await writer.transaction(async (manager) => {
+    const local = row ? ((await manager.findOneBy(entity, { id: row.localId })) as PublishableEntity | null) : null;
+    if (row) {
+      if (older) return writer.settle(manager, row, 'older');
+      const decision = writer.decide(row, record.modifiedUtc, hash, local?.modifiedUtc ?? null);
+      if (!decision.write) return writer.settle(manager, row, decision.action as Action, decision.reason);
+    }
+    const authorId = authorOf(writer, record.authorSourceId);
+    const fields = {
+      authorId,
+      ...statusFields(record, local),
+      description: record.description,
+      excerpt: record.excerpt,
+      password: await password(writer, kind, record, local?.password ?? null, protectedAtSource),
+      imageId: await localImage(writer, manager, record.image, authorId),
+      dateUtc: record.dateUtc,
+      dateFloating: record.dateFloating,
+      modifiedUtc: record.modifiedUtc,
+      name: record.name,
+      ...(record.kind === 'venue' ? venueFields(record) : organizerFields(record)),
+    };
+    return upsertItem(writer, manager, kind, record, row, local, fields, hash, async (localId, isNew) => {
+      if (!isNew && record.status === 'trash' && local?.status !== 'trash') {
+        // trashing unlinks from every event (§5.7), as a trash here does
+        if (kind === 'venue')
+          await manager.createQueryBuilder().update(EventEntity).set({ venueId: null }).where('venue_id = :id', { id: localId }).execute();
+        else await manager.delete(EventOrganizerEntity, { organizerId: localId });
+      }
+    });
+  });
+  return outcome;
+}
+
+/**
+ * Insert or update of an item with its id, slug and mapping; `links` runs inside the change
+ * recording (event links, unlinking). Returns the outcome.
+ */
+export async function upsertItem(
+  writer: ImportWriteContext,
+  manager: EntityManager,
+  kind: 'event' | 'venue' | 'organizer',
+  record: EventRecord | LinkedRecord,
+  row: ImportMappingEntity | undefined,
+  local: PublishableEntity | null,
+  fields: Record<string, unknown>,
+  hash: string,
+  links: (localId: number, isNew: boolean) => Promise<void>,
+): Promise<Outcome> {
+  const entity = ITEM_ENTITY[kind];
+  let localId: number;
+  let renumbered = false;
+  let slug: string;
+  const isNew = !row || !local;
+  if (row && local) {
+    localId = row.localId;
+    slug = record.slug === row.sourceSlug ? local.slug : await writer.slug(manager, kind, record.slug, nameOf(record), localId);
+  } else if (row) {
+    localId = row.localId;
+    slug = await writer.slug(manager, kind, record.slug, nameOf(record), localId);
+  } else {
+    const claimed = await writer.itemId(manager, kind, record.sourceId);
+    localId = claimed.id;
+    renumbered = claimed.renumbered;
+    slug = await writer.slug(manager, kind, record.slug, nameOf(record), localId);
+  }
+  const values = { ...fields, slug };
+  await writer.recording(manager, kind, localId, async () => {
+    if (isNew) await manager.insert(entity, { id: localId, ...values });
+    else await manager.update(entity, { id: localId }, values);
+    await links(localId, isNew);
+  });
+  await writer.saveMapping(manager, {
+    kind,
+    sourceRecordId: record.sourceId,
+    localId,
+    sourceSlug: record.slug,
+    sourceModifiedUtc: record.modifiedUtc,
+    contentHash: hash,
+    localModifiedUtc: record.modifiedUtc,
+    sourceStatus: record.status,
+  });
+  return {
+    action: isNew ? 'created' : 'updated',
+    kind,
+    sourceId: record.sourceId,
+    localId,
+    ...(renumbered ? { renumbered } : {}),
+    ...(record.slug !== '' && slug !== record.slug ? { slugChanged: { from: record.slug, to: slug } } : {}),
+  };
+}
+
+function nameOf(record: EventRecord | LinkedRecord): string {
+  return record.kind === 'event' ? record.title : record.name;
+}
+
+function venueFields(record: VenueRecord) {
+  return {
+    address: record.address,
+    city: record.city,
+    country: record.country,
+    province: record.province,
+    state: record.state,
+    zip: record.zip,
+    phone: record.phone,
+    stateprovince: record.stateprovince,
+    website: record.website,
+    showMap: record.showMap,
+    showMapLink: record.showMapLink,
+    geoLat: record.geoLat,
+    geoLng: record.geoLng,
+  };
+}
+
+function organizerFields(record: OrganizerRecord) {
+  return { phone: record.phone, website: record.website, email: record.email };
+}

@@ -1,0 +1,38 @@
+/** What the import writer is told (settings, conflict policy, password lookup) and what it answers for each record (the outcome). */
+import type { ImportKind } from './import-mapping.entity.js';
+
+export type ConflictPolicy = 'overwrite' | 'keep-local' | 'skip';
+export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['overwrite', 'keep-local', 'skip'];
+
+/** What happened to one source record. */
+export type Action = 'created' | 'updated' | 'unchanged' | 'kept' | 'skipped' | 'trashed' | 'older';
+
+export interface Outcome {
+  action: Action;
+  kind: ImportKind;
+  sourceId: number;
+  localId: number | null;
+  /** The source id was taken here: the record got `localId` instead (or was merged into an existing term). */
+  renumbered?: boolean;
+  merged?: boolean;
+  /** The source slug was taken here: the record got `slug` instead. */
+  slugChanged?: { from: string; to: string };
+  reason?: string;
+}
+
+export interface WriterSettings {
+  sourceId: number;
+  runId: number;
+  dryRun: boolean;
+  policy: ConflictPolicy;
+  defaultAuthorId: number;
+  /** Source author id → local user id, where the same login exists here. */
+  authors: Map<number, number>;
+  /** Keys of `EVENT_CUSTOM_FIELDS` here. */
+  customFieldKeys: Set<string>;
+  /** Only records the source modified at or after this UTC wall time are written (`--since`). */
+  since: string | null;
+}
+
+/** Passwords of protected source records: the real one when the source told it, else null (a random one is set). */
+export type PasswordLookup = (kind: 'event' | 'venue' | 'organizer', sourceId: number) => Promise<string | null>;
