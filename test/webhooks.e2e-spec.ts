@@ -170,7 +170,7 @@ describe('webhooks and domain events', () => {
       expect(lines).toEqual([expect.stringMatching(/^\d+\ttag\.created\tdelivered\t1 attempt\(s\)\t.+\t200$/)]);
       const deliveryId = lines[0].split('\t')[0];
       await run('webhook:retry', '--id', String(id), '--delivery', deliveryId);
-      expect(lines.at(-1)).toMatch(new RegExp(`^Delivery ${deliveryId} \\(tag\\.created\\) is pending`));
+      expect(lines.at(-1)).toMatch(new RegExp(`^Delivery ${deliveryId} \\(tag\\.created\\) is queued again`));
       await rx.waitFor(() => rx.received.filter((entry) => entry.path === '/cli').length === 2);
       await run('webhook:update', '--id', String(id), '--active', 'false');
       expect(lines.at(-1)).toMatch(new RegExp(`^Updated webhook ${id}\tinactive\t`));

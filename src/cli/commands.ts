@@ -438,6 +438,7 @@ function addWebhookCommands(program: Command, webhooks: () => Promise<WebhooksSe
     .requiredOption('--delivery <id>', 'id of the delivery')
     .action(async (options: { id: string; delivery: string }) => {
       const delivery = await (await webhooks()).retry(id(options.id), id(options.delivery), null);
-      io.out(`Delivery ${delivery.id} (${delivery.type}) is ${delivery.status}; a running server sends it within its poll interval.`);
+      // a running server may have claimed it already: say what was done, not a status that may be stale
+      io.out(`Delivery ${delivery.id} (${delivery.type}) is queued again; a running server sends it within its poll interval.`);
     });
 }
