@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Response } from 'express';
 import { noneMatchHits, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
 
 /** How long shared caches may keep an anonymous read without asking again (`HTTP_CACHE_MAX_AGE`). */
@@ -20,9 +21,9 @@ export function isValidatedRead(res: Response): boolean {
 }
 
 /** `ETag`, `Cache-Control` (public for anonymous requesters, private for authenticated ones) and `Vary` of a read. */
-export function setReadHeaders(res: Response, etag: string, caching: ReadCaching): void {
+export function setReadHeaders(res: ServerResponse, etag: string, caching: ReadCaching, authenticated: boolean): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', res.req.ctx.user ? PRIVATE_READ : `public, max-age=${caching.maxAgeSeconds}, must-revalidate`);
+  res.setHeader('Cache-Control', authenticated ? PRIVATE_READ : `public, max-age=${caching.maxAgeSeconds}, must-revalidate`);
   res.setHeader('Vary', READ_VARY);
 }
 
@@ -31,7 +32,7 @@ export function setReadHeaders(res: Response, etag: string, caching: ReadCaching
  * with weak comparison when sent; otherwise `If-Modified-Since` against `Last-Modified`, when the
  * answer has one and both are valid dates.
  */
-export function isNotModified(req: Request, etag: string, lastModified: string | undefined): boolean {
+export function isNotModified(req: Pick<IncomingMessage, 'headers'>, etag: string, lastModified: string | undefined): boolean {
   const noneMatch = req.headers['if-none-match'];
   if (noneMatch !== undefined) return noneMatchHits(noneMatch, etag);
   const since = req.headers['if-modified-since'];
@@ -42,7 +43,7 @@ export function isNotModified(req: Request, etag: string, lastModified: string |
 }
 
 /** Ends the answer as `304 Not Modified`: validators and caching headers stay, the body and its description go. */
-export function endNotModified(res: Response): void {
+export function endNotModified(res: ServerResponse): void {
   for (const name of BODY_HEADERS) res.removeHeader(name);
   res.statusCode = 304;
   res.end();

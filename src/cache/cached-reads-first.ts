@@ -1,0 +1,62 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answerFromEntry, ResponseCacheStore, type Shortcut } from './response-cache-store.js';
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Puts the response cache in front of the framework: the server's own request handler answers a
+ * request itself when an identical one (same target, same `Origin`, anonymous, no body) was answered
+ * from the cache before and the entry is still current at the shared data version, read for this
+ * request as the cache middleware reads it (after publishing due scheduled items). It writes what
+ * the whole pipeline would have written: the headers the steps before the cache set for that
+ * request, then the entry's validators, caching and representation headers and bytes, or a `304`
+ * when the requester's copy is current. Every other request, and any request whose check fails,
+ * goes to the framework unchanged. `onAnswer` is called for each request answered here (the
+ * request log).
+ */
+export function answerCachedReadsFirst(
+  server: Server,
+  store: ResponseCacheStore,
+  onAnswer: (req: IncomingMessage, res: ServerResponse) => void = () => undefined,
+): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  if (listeners.length !== 1) throw new Error(`Expected one request handler on the server, found ${listeners.length}.`);
+  const [framework] = listeners;
+  server.removeListener('request', framework);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const shortcut = store.shortcutFor(req);
+    if (!shortcut) return framework.call(server, req, res);
+    void answer(req, res, store, store.key(shortcut.edition, shortcut.url), shortcut.headers, onAnswer).then(
+      (answered) => answered || framework.call(server, req, res),
+      // only a fault while writing gets here, with the answer begun: the connection cannot be reused
+      () => res.destroy(),
+    );
+  });
+}
+
+/**
+ * Answers from the entry under `key` when it is current; false when the framework must answer
+ * (no current entry, or a failed check, which the framework reports as it would any other, e.g.
+ * 503 while the database is down).
+ */
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: ResponseCacheStore,
+  key: string,
+  headers: Shortcut['headers'],
+  onAnswer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<boolean> {
+  let version: string;
+  try {
+    version = await store.currentVersion();
+  } catch {
+    return false;
+  }
+  const entry = store.fresh(key, version);
+  if (!entry) return false;
+  onAnswer(req, res);
+  for (const [name, value] of headers) res.setHeader(name, value);
+  answerFromEntry(req, res, entry, 'HIT', store.caching);
+  return true;
+}
