@@ -6,6 +6,8 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
 
 const admin = basic(ADMIN);
 const ORIGIN = 'https://app.example.org';
+/** Requests without `Origin`, from an allowed origin and from another one: CORS headers differ. */
+const ORIGINS: Array<Record<string, string>> = [{}, { Origin: ORIGIN }, { Origin: 'https://elsewhere.example' }];
 
 interface Answer {
   status: number;
@@ -106,7 +108,7 @@ describe('cached reads answered before the framework', () => {
 
   it('answers a hit exactly as the whole pipeline answered the miss', async () => {
     for (const [name, path] of Object.entries(paths)) {
-      for (const headers of [{}, { Origin: ORIGIN }, { Origin: 'https://elsewhere.example' }]) {
+      for (const headers of ORIGINS) {
         await bump();
         const miss = await get(path, headers);
         expect([name, miss.status, miss.xCache]).toEqual([name, 200, 'MISS']);
