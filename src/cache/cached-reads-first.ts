@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { answerFromEntry, ResponseCacheStore, type Shortcut } from './response-cache-store.js';
+import { isNotModified } from '../http/conditional-reads.js';
+import { cachedAnswerHeaders, type Entry, flatHeaders, ResponseCacheStore, type Shortcut } from './response-cache-store.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,12 +27,28 @@ export function answerCachedReadsFirst(
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const shortcut = store.shortcutFor(req);
     if (!shortcut) return framework.call(server, req, res);
-    void answer(req, res, store, store.key(shortcut.edition, shortcut.url), shortcut.headers, onAnswer).then(
+    void answer(req, res, store, store.key(shortcut.edition, shortcut.url), shortcut, onAnswer).then(
       (answered) => answered || framework.call(server, req, res),
       // only a fault while writing gets here, with the answer begun: the connection cannot be reused
       () => res.destroy(),
     );
   });
+}
+
+type Flat = ReturnType<typeof flatHeaders>;
+
+/** The headers of each entry's answers per shortcut, worked out once: `[200, 304]`. */
+const prepared = new WeakMap<Entry, Map<Shortcut, Flat[]>>();
+
+function headersOf(entry: Entry, shortcut: Shortcut, store: ResponseCacheStore, notModified: boolean): Flat {
+  let perShortcut = prepared.get(entry);
+  if (!perShortcut) prepared.set(entry, (perShortcut = new Map<Shortcut, Flat[]>()));
+  let both = perShortcut.get(shortcut);
+  if (!both) {
+    both = [false, true].map((revalidated) => flatHeaders(cachedAnswerHeaders(shortcut.headers, entry, 'HIT', store.caching, revalidated)));
+    perShortcut.set(shortcut, both);
+  }
+  return both[notModified ? 1 : 0];
 }
 
 /**
@@ -44,7 +61,7 @@ async function answer(
   res: ServerResponse,
   store: ResponseCacheStore,
   key: string,
-  headers: Shortcut['headers'],
+  shortcut: Shortcut,
   onAnswer: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<boolean> {
   let version: string;
@@ -56,7 +73,8 @@ async function answer(
   const entry = store.fresh(key, version);
   if (!entry) return false;
   onAnswer(req, res);
-  for (const [name, value] of headers) res.setHeader(name, value);
-  answerFromEntry(req, res, entry, 'HIT', store.caching);
+  const notModified = isNotModified(req, entry.etag, entry.lastModified);
+  res.writeHead(notModified ? 304 : 200, headersOf(entry, shortcut, store, notModified));
+  res.end(notModified ? undefined : entry.body);
   return true;
 }

@@ -4,9 +4,8 @@ import { ConfigService } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
 import { siteDay } from '../common/dates/site-day.js';
 import type { HttpConfig, LimitsConfig, SiteConfig } from '../config/app-config.js';
-import { writeBytes } from '../http/api-express.adapter.js';
 import { sizeProblem } from '../http/client-errors.js';
-import { endNotModified, isNotModified, type ReadCaching, setReadHeaders } from '../http/conditional-reads.js';
+import { BODY_HEADERS, isNotModified, publicRead, READ_VARY, type ReadCaching } from '../http/conditional-reads.js';
 import { DataVersionService } from './data-version.service.js';
 
 /** A cached answer: the bytes and everything a hit or a revalidation replays with them. */
@@ -130,7 +129,52 @@ export function headersSoFar(res: ServerResponse): Array<[string, OutgoingHttpHe
   return names.map((name) => [name, res.getHeader(name) as OutgoingHttpHeader]);
 }
 
-/** A cached answer: `304` when the requester's copy is current (validators only), else the stored bytes. */
+export type HeaderList = Array<[string, OutgoingHttpHeader]>;
+const NOT_MODIFIED_OMITS = new Set(BODY_HEADERS);
+
+/** `name` set in `list` as `setHeader` sets it on an answer: a header of the same name is replaced. */
+function put(list: HeaderList, name: string, value: OutgoingHttpHeader): void {
+  const lower = name.toLowerCase();
+  const at = list.findIndex(([other]) => other.toLowerCase() === lower);
+  if (at === -1) list.push([name, value]);
+  else list[at] = [name, value];
+}
+
+/**
+ * The headers of a cached answer: `base` (what the steps before the cache set), then the entry's
+ * validators and caching headers, and for a `200` its representation headers and the body's type
+ * and length; a `304` leaves out what describes a body (RFC 9110 §15.4.5).
+ */
+export function cachedAnswerHeaders(
+  base: HeaderList,
+  entry: Entry,
+  state: 'HIT' | 'SHARED',
+  caching: ReadCaching,
+  notModified: boolean,
+): HeaderList {
+  const list: HeaderList = [...base];
+  put(list, 'X-Cache', state);
+  put(list, 'ETag', entry.etag);
+  put(list, 'Cache-Control', publicRead(caching));
+  put(list, 'Vary', READ_VARY);
+  if (entry.lastModified !== undefined) put(list, 'Last-Modified', entry.lastModified);
+  if (entry.allow !== undefined) put(list, 'Allow', entry.allow);
+  if (notModified) return list.filter(([name]) => !NOT_MODIFIED_OMITS.has(name.toLowerCase()));
+  for (const [name, value] of entry.headers) put(list, name, value);
+  put(list, 'Content-Type', entry.contentType);
+  put(list, 'Content-Length', String(entry.body.length));
+  return list;
+}
+
+/** Headers as `writeHead` takes them fastest: names and values in one flat list. */
+export function flatHeaders(list: HeaderList): Array<string | number | string[]> {
+  return list.flatMap(([name, value]) => [name, value]);
+}
+
+/**
+ * A cached answer from the cache middleware: `304` when the requester's copy is current
+ * (validators only), else the stored bytes; the headers set so far are kept.
+ */
 export function answerFromEntry(
   req: IncomingMessage,
   res: ServerResponse,
@@ -138,12 +182,9 @@ export function answerFromEntry(
   state: 'HIT' | 'SHARED',
   caching: ReadCaching,
 ): void {
-  res.setHeader('X-Cache', state);
-  res.statusCode = 200;
-  setReadHeaders(res, entry.etag, caching, false);
-  if (entry.lastModified !== undefined) res.setHeader('Last-Modified', entry.lastModified);
-  if (entry.allow !== undefined) res.setHeader('Allow', entry.allow);
-  if (isNotModified(req, entry.etag, entry.lastModified)) return endNotModified(res);
-  for (const [name, value] of entry.headers) res.setHeader(name, value);
-  writeBytes(res, entry.body, entry.contentType);
+  const notModified = isNotModified(req, entry.etag, entry.lastModified);
+  const headers = cachedAnswerHeaders(headersSoFar(res), entry, state, caching, notModified);
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(notModified ? 304 : 200, flatHeaders(headers));
+  res.end(notModified ? undefined : entry.body);
 }

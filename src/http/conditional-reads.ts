@@ -12,7 +12,7 @@ export const PRIVATE_READ = 'private, no-cache';
 export const READ_VARY = 'Origin, Authorization';
 
 /** Headers a 304 leaves out: no body, so nothing that describes one (RFC 9110 §15.4.5). */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-language', ...REPRESENTATION_HEADERS.filter((name) => name !== 'link')];
+export const BODY_HEADERS = ['content-type', 'content-length', 'content-language', ...REPRESENTATION_HEADERS.filter((name) => name !== 'link')];
 
 /** A `200` answer to `GET`/`HEAD` of the API: it carries validators and may become a `304`. */
 export function isValidatedRead(res: Response): boolean {
@@ -20,10 +20,15 @@ export function isValidatedRead(res: Response): boolean {
   return res.statusCode === 200 && (req.method === 'GET' || req.method === 'HEAD') && Boolean(req.ctx?.target);
 }
 
+/** `Cache-Control` of an anonymous read. */
+export function publicRead(caching: ReadCaching): string {
+  return `public, max-age=${caching.maxAgeSeconds}, must-revalidate`;
+}
+
 /** `ETag`, `Cache-Control` (public for anonymous requesters, private for authenticated ones) and `Vary` of a read. */
 export function setReadHeaders(res: ServerResponse, etag: string, caching: ReadCaching, authenticated: boolean): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', authenticated ? PRIVATE_READ : `public, max-age=${caching.maxAgeSeconds}, must-revalidate`);
+  res.setHeader('Cache-Control', authenticated ? PRIVATE_READ : publicRead(caching));
   res.setHeader('Vary', READ_VARY);
 }
 
