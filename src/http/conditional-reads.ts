@@ -12,7 +12,12 @@ export const PRIVATE_READ = 'private, no-cache';
 export const READ_VARY = 'Origin, Authorization';
 
 /** Headers a 304 leaves out: no body, so nothing that describes one (RFC 9110 §15.4.5). */
-export const BODY_HEADERS = ['content-type', 'content-length', 'content-language', ...REPRESENTATION_HEADERS.filter((name) => name !== 'link')];
+export const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-language',
+  ...REPRESENTATION_HEADERS.filter((name) => name !== 'link'),
+];
 
 /** A `200` answer to `GET`/`HEAD` of the API: it carries validators and may become a `304`. */
 export function isValidatedRead(res: Response): boolean {
