@@ -36,6 +36,7 @@ export function answerCachedReadsFirst(
 }
 
 type Flat = ReturnType<typeof flatHeaders>;
+const MAX_SHAPES_PER_ENTRY = 16;
 
 /** The headers of each entry's answers per shortcut, worked out once: `[200, 304]`. */
 const prepared = new WeakMap<Entry, Map<Shortcut, Flat[]>>();
@@ -45,6 +46,8 @@ function headersOf(entry: Entry, shortcut: Shortcut, store: ResponseCacheStore, 
   if (!perShortcut) prepared.set(entry, (perShortcut = new Map<Shortcut, Flat[]>()));
   let both = perShortcut.get(shortcut);
   if (!both) {
+    // a few request shapes share an entry (origins, spellings of the target): keep the memo small
+    if (perShortcut.size >= MAX_SHAPES_PER_ENTRY) perShortcut.clear();
     both = [false, true].map((revalidated) => flatHeaders(cachedAnswerHeaders(shortcut.headers, entry, 'HIT', store.caching, revalidated)));
     perShortcut.set(shortcut, both);
   }
