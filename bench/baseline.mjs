@@ -4,6 +4,11 @@
 // No framework, no validation, no cache. The benchmark runs it next to the service and prints the
 // service's uncached default list as a share of this handler's throughput.
 //
+// `POST /events` is the yardstick of writes: a JSON body with title, start and end (site wall time),
+// one organizer, one category and one tag, stored in one transaction with the rows the service
+// writes for it (item id, event, the three links, the two term counts, the change-log row), and
+// answered with the new id and slug. A title already taken as a slug gets the id appended.
+//
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/calendar_bench PORT=3910 node bench/baseline.mjs
 import { createServer } from 'node:http';
 import mysql from 'mysql2/promise';
@@ -63,9 +68,71 @@ async function page() {
   };
 }
 
+const slugOf = (title) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+const utcWall = (date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+async function create(body) {
+  const input = JSON.parse(body);
+  const connection = await pool.getConnection();
+  try {
+    await connection.beginTransaction();
+    const [allocated] = await connection.query("INSERT INTO item_ids (kind) VALUES ('event')");
+    const id = allocated.insertId;
+    const [[taken]] = await connection.query('SELECT COUNT(*) AS n FROM events WHERE slug = ?', [slugOf(input.title)]);
+    const slug = taken.n > 0 ? `${slugOf(input.title)}-${id}` : slugOf(input.title);
+    const now = utcWall(new Date());
+    await connection.query(
+      `INSERT INTO events (id, author_id, status, slug, description, excerpt, date_utc, date_floating, modified_utc, title, timezone, all_day,
+         start_local, end_local, start_utc, end_utc, show_map, show_map_link, hide_from_listings, sticky, featured)
+       VALUES (?, 1, 'publish', ?, '', '', ?, 0, ?, ?, 'UTC', 0, ?, ?, ?, ?, 0, 0, 0, 0, 0)`,
+      [id, slug, now, now, input.title, input.start_date, input.end_date, input.start_date, input.end_date],
+    );
+    // the counts first: the links' foreign-key checks then find the term rows locked by this transaction already
+    await connection.query('UPDATE categories SET published_count = published_count + 1 WHERE id = ?', [input.categories[0]]);
+    await connection.query('UPDATE tags SET published_count = published_count + 1 WHERE id = ?', [input.tags[0]]);
+    await connection.query('INSERT INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, 0)', [id, input.organizer[0]]);
+    await connection.query('INSERT INTO event_categories (event_id, category_id) VALUES (?, ?)', [id, input.categories[0]]);
+    await connection.query('INSERT INTO event_tags (event_id, tag_id) VALUES (?, ?)', [id, input.tags[0]]);
+    await connection.query(
+      `INSERT INTO changes (kind, record_id, action, author_id, status_after, protected_before, protected_after, modified_utc, recorded_utc)
+       VALUES ('event', ?, 'created', 1, 'publish', 0, 0, ?, ?)`,
+      [id, now, now],
+    );
+    await connection.commit();
+    return { id, slug };
+  } catch (error) {
+    await connection.rollback();
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
 createServer((req, res) => {
   if (req.url === '/health/ready') {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    return;
+  }
+  if (req.method === 'POST') {
+    readBody(req)
+      .then(create)
+      .then(
+        (created) => res.writeHead(201, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(created)),
+        (error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
+      );
     return;
   }
   page().then(

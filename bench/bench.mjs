@@ -1,18 +1,22 @@
 // Benchmark: starts the built production server against MySQL/MariaDB, seeds the calendar to each
 // size, warms up, and drives the server with autocannon over fixed scenarios (loopback only,
 // bounded duration and connections). Prints a table, writes JSON to bench/results/ and a chart to
-// docs/bench.svg. With the cache off it also drives a minimal hand-written Node + mysql2 handler
-// (bench/baseline.mjs) over the same default page, and at the end it checks the targets.
+// docs/bench.svg. Every scenario is printed beside its yardstick from the same run: cached reads
+// beside plain `node:http` serving the same bytes from memory (bench/memory-server.mjs), uncached
+// reads and creates beside a minimal hand-written Node + mysql2 handler (bench/baseline.mjs); at
+// the end it checks the targets (bench/report.mjs).
 //
 //   npm run bench -- [--sizes 1000,100000,1000000] [--duration 10] [--connections 32] [--cache on|off|both] [--keep true] [--node-flags "..."]
 //                    [--only <text>]   (only the scenarios whose name contains the text; the run is then
 //                                       saved under bench/results/ but does not replace latest.json or the chart)
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
+import { chart, seriesLabel, sideBySide, targets } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -146,13 +150,20 @@ async function fixtures(connection) {
     "SELECT ec.category_id AS category, e.venue_id AS venue FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
   );
   const [[tag]] = await connection.query('SELECT id FROM tags ORDER BY id LIMIT 1');
-  return { event, link, tag };
+  const [[organizer]] = await connection.query("SELECT id FROM organizers WHERE status = 'publish' ORDER BY id LIMIT 1");
+  return { event, link, tag, organizer };
 }
 
 function scenarios(fx) {
   const today = new Date();
   const day = (offset) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
   let counter = 0;
+  const createBody = (fields) => ({
+    title: `Bench create ${process.pid}-${++counter}`,
+    start_date: `${day(10)} 18:00:00`,
+    end_date: `${day(10)} 20:00:00`,
+    ...fields,
+  });
   const create = (name, fields) => ({
     name,
     path: '/events',
@@ -160,11 +171,19 @@ function scenarios(fx) {
     setupRequest: (request) => ({
       ...request,
       headers: { ...request.headers, authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        title: `Bench create ${process.pid}-${++counter}`,
-        start_date: `${day(10)} 18:00:00`,
-        end_date: `${day(10)} 20:00:00`,
-        ...fields,
+      body: JSON.stringify(createBody(fields)),
+    }),
+    // the yardstick: the hand-written handler's one transaction with the same rows
+    ...(fields.organizer && {
+      handler: (handlerBase) => ({
+        name,
+        url: `${handlerBase}/events`,
+        method: 'POST',
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'content-type': 'application/json' },
+          body: JSON.stringify(createBody({ ...fields, title: `Handler create ${process.pid}-${++counter}` })),
+        }),
       }),
     }),
   });
@@ -178,9 +197,15 @@ function scenarios(fx) {
     { name: 'event by slug', path: `/events/by-slug/${fx.event.slug}` },
     { name: 'venues list', path: '/venues' },
     { name: 'categories list', path: '/categories' },
+    // the default list again, with the tag of the cached answer: 304 from the same entry
+    { name: 'events list revalidation (304)', path: '/events', revalidate: true, yardstick: 'events list (default)' },
     create('event create (authenticated)', {}),
-    // Every writer moves the counts of the same two terms, and the answer embeds them.
-    create('event create with category + tag (authenticated)', { categories: [fx.link.category], tags: [fx.tag.id] }),
+    // Every writer links the same organizer and moves the counts of the same two terms, and the answer embeds them.
+    create('event create with organizer + category + tag (authenticated)', {
+      organizer: [fx.organizer.id],
+      categories: [fx.link.category],
+      tags: [fx.tag.id],
+    }),
   ].filter((scenario) => only === undefined || scenario.name.includes(only));
 }
 
@@ -193,6 +218,7 @@ function drive(scenario) {
         connections,
         pipelining: 1,
         duration,
+        headers: scenario.headers,
         requests: scenario.setupRequest ? [{ setupRequest: scenario.setupRequest }] : undefined,
       },
       (error, result) => (error ? reject(error) : resolve(result)),
@@ -221,10 +247,15 @@ for (const size of sizes) {
   await settle(connection);
   const fx = await fixtures(connection);
   await connection.end();
+  const measured = scenarios(fx);
+  const reads = measured.filter((scenario) => !scenario.method && !scenario.revalidate);
+  let bytes = null;
   for (const cache of cacheModes) {
     const server = await startProcess([...nodeFlags, 'dist/src/main.js'], { RESPONSE_CACHE: cache }, `${base}/health/ready`, 'the server');
     try {
-      for (const scenario of scenarios(fx)) await measure(size, cache, scenario);
+      // the answers the yardstick serves from memory: the service's own, as the reads below get them
+      if (cache === 'on') bytes = await answersOf(reads);
+      for (const scenario of measured) await measure(size, cache, scenario.revalidate ? await revalidating(scenario) : scenario);
       const rss = residentMegabytes(server.pid);
       results.push({ size, cache, scenario: 'resident memory after the run (MB)', rss });
       console.log(`${String(size).padStart(8)}  ${seriesLabel(cache).padEnd(20)}  resident memory after the run: ${rss} MB`);
@@ -232,8 +263,29 @@ for (const size of sizes) {
       await stopProcess(server);
     }
   }
-  if (cacheModes.includes('off') && (only === undefined || 'events list (default)'.includes(only))) {
-    // The yardstick: the same default page from a hand-written handler that counts on every request.
+  if (bytes) {
+    // Yardstick of the cached reads: node:http serving the same bytes from memory.
+    const file = join(tmpdir(), `bench-bytes-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(bytes));
+    const memoryBase = `http://127.0.0.1:${port + 20}`;
+    const memory = await startProcess(
+      ['bench/memory-server.mjs'],
+      { PORT: String(port + 20), BYTES_FILE: file },
+      `${memoryBase}/health/ready`,
+      'the node:http yardstick',
+    );
+    try {
+      for (const scenario of reads)
+        await measure(size, 'memory', { name: scenario.name, url: `${memoryBase}${api.slice(base.length)}${scenario.path}` });
+    } finally {
+      await stopProcess(memory);
+      rmSync(file, { force: true });
+    }
+  }
+  const creates = measured.filter((scenario) => scenario.handler);
+  const uncachedList = cacheModes.includes('off') && measured.some((scenario) => scenario.name === 'events list (default)');
+  if (uncachedList || creates.length > 0) {
+    // Yardstick of uncached reads and of writes: the hand-written handler.
     const handlerBase = `http://127.0.0.1:${port + 10}`;
     const handler = await startProcess(
       ['bench/baseline.mjs'],
@@ -242,26 +294,49 @@ for (const size of sizes) {
       'the hand-written handler',
     );
     try {
-      await measure(size, 'handler', { name: 'events list (default)', url: `${handlerBase}/events` });
+      if (uncachedList) await measure(size, 'handler', { name: 'events list (default)', url: `${handlerBase}/events` });
+      for (const scenario of creates) await measure(size, 'handler', scenario.handler(handlerBase));
     } finally {
       await stopProcess(handler);
     }
   }
 }
 
+/** The bodies and content types of the reads, as the service answers them now. */
+async function answersOf(readScenarios) {
+  const answers = {};
+  for (const scenario of readScenarios) {
+    const response = await fetch(`${api}${scenario.path}`);
+    answers[`${api.slice(base.length)}${scenario.path}`] = {
+      contentType: response.headers.get('content-type'),
+      body: Buffer.from(await response.arrayBuffer()).toString('base64'),
+    };
+  }
+  return answers;
+}
+
+/** A revalidation scenario with the entity tag the service gives its path now: every answer a 304. */
+async function revalidating(scenario) {
+  const etag = (await fetch(`${api}${scenario.path}`)).headers.get('etag');
+  return { ...scenario, headers: { 'if-none-match': etag }, expectStatus: 304 };
+}
+
 /** Warms up (reads only), drives one scenario, records and prints its row. */
 async function measure(size, mode, scenario) {
   if (!scenario.method) await drive({ ...scenario, duration: 2 });
   const result = await drive(scenario);
+  const expected = scenario.expectStatus ?? null;
   const row = {
     size,
     cache: mode,
     scenario: scenario.name,
+    ...(scenario.yardstick ? { yardstick: scenario.yardstick } : {}),
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p97_5: result.latency.p97_5,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
+    // answers with another status than the scenario expects (2xx, or 304 for a revalidation)
+    non2xx: expected === null ? result.non2xx : result.requests.total - (result.statusCodeStats?.[expected]?.count ?? 0),
     errors: result.errors + result.timeouts,
   };
   results.push(row);
@@ -270,15 +345,9 @@ async function measure(size, mode, scenario) {
   );
 }
 
-// Side by side: one column per calendar size, requests per second with the p99 latency.
-console.log(`\n${'scenario (req/s, p99 ms)'.padEnd(62)}${sizes.map((size) => `${size} events`.padStart(20)).join('')}`);
-for (const mode of [...cacheModes, ...(cacheModes.includes('off') ? ['handler'] : [])]) {
-  for (const name of [...new Set(results.filter((row) => row.cache === mode).map((row) => row.scenario))]) {
-    const cells = sizes.map((size) => results.find((row) => row.size === size && row.cache === mode && row.scenario === name));
-    const text = (row) => (!row ? '-' : row.rss !== undefined ? `${row.rss} MB` : `${row.requestsPerSecond} (${row.p99})`);
-    console.log(`${`${seriesLabel(mode)}: ${name}`.padEnd(62)}${cells.map((row) => text(row).padStart(20)).join('')}`);
-  }
-}
+// Side by side: each scenario of the service beside its yardstick, measured in this run.
+console.log('');
+for (const line of sideBySide(results)) console.log(line);
 
 const checks = targets(results);
 if (checks.length > 0) {
@@ -302,117 +371,3 @@ if (only === undefined) {
   );
 }
 console.log(`\nResults: bench/results/${stamp}.json${only === undefined ? ', chart: docs/bench.svg' : ''}`);
-
-function seriesLabel(mode) {
-  return mode === 'handler' ? 'hand-written handler' : `cache ${mode}`;
-}
-
-/** The performance targets, checked against this run's rows (only those the run measured). */
-function targets(rows) {
-  const find = (size, cache, scenario) => rows.find((row) => row.size === size && row.cache === cache && row.scenario === scenario);
-  const checks = [];
-  // The target is set at 100,000 events; the other sizes are printed for comparison only.
-  for (const size of sizes) {
-    const service = find(size, 'off', 'events list (default)');
-    const handler = find(size, 'handler', 'events list (default)');
-    if (service && handler) {
-      const share = service.requestsPerSecond / Math.max(handler.requestsPerSecond, 1);
-      const value = `${service.requestsPerSecond} vs ${handler.requestsPerSecond} req/s = ${Math.round(share * 100)} %`;
-      if (size === 100000)
-        checks.push({ name: '100000 events, cache off: default list ≥ 60 % of the hand-written handler', value, met: share >= 0.6 });
-      else checks.push({ name: `${size} events, cache off: default list against the hand-written handler`, value, met: null });
-    }
-  }
-  const list = find(100000, 'on', 'events list (default)');
-  if (list)
-    checks.push({
-      name: '100000 events, cache on: default list ≥ 2,500 req/s with p99 ≤ 40 ms',
-      value: `${list.requestsPerSecond} req/s, p99 ${list.p99} ms`,
-      met: list.requestsPerSecond >= 2500 && list.p99 <= 40,
-    });
-  const single = find(100000, 'on', 'single event by id');
-  if (single)
-    checks.push({
-      name: '100000 events, cache on: single event ≥ 3,000 req/s',
-      value: `${single.requestsPerSecond} req/s`,
-      met: single.requestsPerSecond >= 3000,
-    });
-  for (const row of rows.filter(
-    (candidate) => candidate.size === 1000000 && candidate.cache === 'on' && candidate.requestsPerSecond !== undefined,
-  )) {
-    const reference = find(100000, 'on', row.scenario);
-    if (!reference) continue;
-    const share = row.requestsPerSecond / Math.max(reference.requestsPerSecond, 1);
-    checks.push({
-      name: `1000000 events, cache on: ${row.scenario} ≥ 70 % of 100000`,
-      value: `${row.requestsPerSecond} vs ${reference.requestsPerSecond} req/s = ${Math.round(share * 100)} %`,
-      met: share >= 0.7,
-    });
-  }
-  const failures = rows.filter((row) => row.requestsPerSecond !== undefined && (row.errors > 0 || row.non2xx > 0));
-  checks.push({
-    name: 'no errors and no non-2xx answers',
-    value: failures.length === 0 ? 'none' : failures.map((row) => `${row.size}/${row.cache}/${row.scenario}`).join(', '),
-    met: failures.length === 0,
-  });
-  for (const row of rows.filter((candidate) => candidate.rss !== undefined)) {
-    checks.push({
-      name: `${row.size} events, cache ${row.cache}: resident memory after the run < 250 MB`,
-      value: `${row.rss} MB`,
-      met: row.rss < 250,
-    });
-  }
-  return checks;
-}
-
-/**
- * A grouped bar chart of requests per second on a logarithmic axis (cached and uncached figures
- * differ by two orders of magnitude): one group per scenario, one bar per size and mode.
- */
-function chart(rows, run) {
-  const names = [...new Set(rows.map((row) => row.scenario))];
-  const series = [...new Set(rows.map((row) => `${row.size} events, ${seriesLabel(row.cache)}`))];
-  const colours = ['#2f6db5', '#e08a1e', '#3a9d5d', '#b5432f', '#7a4fb5', '#5f6b7a', '#1f9aa6', '#c2a01d', '#a64d79'];
-  const decades = Math.max(1, Math.ceil(Math.log10(Math.max(...rows.map((row) => row.requestsPerSecond), 10))));
-  const barWidth = 14;
-  const groupWidth = series.length * barWidth + 40;
-  const width = Math.max(80 + names.length * groupWidth, 80 + 3 * 270);
-  const plot = 240;
-  const legendTop = 30 + plot + 120;
-  const height = legendTop + Math.ceil(series.length / 3) * 18 + 10;
-  const y = (value) => 30 + plot - (plot * Math.log10(Math.max(value, 1))) / decades;
-  const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="10" y="16" font-size="13">Requests per second, logarithmic scale (higher is better), ${run.connections} connections, ${run.duration} s per scenario</text>`,
-  ];
-  for (let power = 0; power <= decades; power++) {
-    parts.push(
-      `<line x1="60" x2="${width - 10}" y1="${y(10 ** power)}" y2="${y(10 ** power)}" stroke="#ddd"/><text x="55" y="${y(10 ** power) + 4}" text-anchor="end">${(10 ** power).toLocaleString('en')}</text>`,
-    );
-  }
-  names.forEach((name, group) => {
-    const x0 = 70 + group * groupWidth;
-    series.forEach((label, index) => {
-      const row = rows.find(
-        (candidate) => candidate.scenario === name && `${candidate.size} events, ${seriesLabel(candidate.cache)}` === label,
-      );
-      if (!row) return;
-      const top = y(row.requestsPerSecond);
-      parts.push(
-        `<rect x="${x0 + index * barWidth}" y="${top}" width="${barWidth - 2}" height="${30 + plot - top}" fill="${colours[index % colours.length]}"><title>${escape(label)}: ${row.requestsPerSecond} req/s</title></rect>`,
-      );
-    });
-    parts.push(`<text transform="translate(${x0 + 4},${30 + plot + 12}) rotate(25)">${escape(name)}</text>`);
-  });
-  series.forEach((label, index) => {
-    const x = 70 + (index % 3) * 270;
-    const top = legendTop + Math.floor(index / 3) * 18;
-    parts.push(
-      `<rect x="${x}" y="${top}" width="10" height="10" fill="${colours[index % colours.length]}"/><text x="${x + 14}" y="${top + 9}">${escape(label)}</text>`,
-    );
-  });
-  parts.push('</svg>');
-  return `${parts.join('\n')}\n`;
-}

@@ -3,8 +3,10 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
 import { CacheModule } from './cache/cache.module.js';
-import { BEFORE_CACHED_READ, ResponseCacheMiddleware } from './cache/response-cache.js';
+import { ResponseCacheMiddleware } from './cache/response-cache.js';
+import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
@@ -63,6 +65,24 @@ function withoutFeedTokens(req: { url?: string; query?: unknown }): object {
   return Object.assign(req, { url: typeof req.url === 'string' ? redactFeedTokens(req.url) : req.url, query });
 }
 
+let lastRequestId = 0;
+
+/**
+ * The request log (pino-http): the framework's and the server's own handler of cached reads
+ * (`cache/cached-reads-first.ts`) log each request alike, numbered from one counter.
+ */
+export function requestLogOptions(config: AppConfig): Options {
+  return {
+    level: config.log.level,
+    autoLogging: config.log.requests,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    // feed tokens travel in the query string: the request line keeps the parameter, not the secret
+    serializers: { req: withoutFeedTokens },
+    quietReqLogger: true,
+    genReqId: (req) => req.id ?? (lastRequestId = (lastRequestId + 1) & 0x7fffffff),
+  };
+}
+
 @Module({})
 export class AppModule implements NestModule {
   constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
@@ -79,14 +99,7 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot({
           // mounted like the lifecycle middleware: every request, the URL as sent, nothing decoded
           forRoutes: ['/'],
-          pinoHttp: {
-            level: config.log.level,
-            autoLogging: config.log.requests,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            // feed tokens travel in the query string: the request line keeps the parameter, not the secret
-            serializers: { req: withoutFeedTokens },
-            quietReqLogger: true,
-          },
+          pinoHttp: requestLogOptions(config),
         }),
         TypeOrmModule.forRootAsync({
           useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions)),
@@ -122,6 +135,7 @@ export class AppModule implements NestModule {
         ...extensions,
       ],
       providers: [
+        ResponseCacheStore,
         {
           provide: BEFORE_CACHED_READ,
           useFactory: (items: ItemsService) => ({ beforeRead: () => items.publishDueItems() }),

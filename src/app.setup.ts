@@ -1,8 +1,11 @@
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module.js';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { pinoHttp } from 'pino-http';
+import { AppModule, requestLogOptions } from './app.module.js';
+import { answerCachedReadsFirst } from './cache/cached-reads-first.js';
+import { ResponseCacheStore } from './cache/response-cache-store.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
@@ -74,5 +77,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   answerClientErrors(app.getHttpServer(), app.get(Translator), config.api.editions[0], config.http);
   app.get(DocsPage).publishFor(app);
   await app.init();
+  // with a request limit every request must be counted by the pipeline, so hits go through it too
+  if (config.limits.responseCache && config.limits.requestsPerMinute === 0) {
+    const log = config.log.requests ? pinoHttp({ ...requestLogOptions(config), logger: PinoLogger.root }) : undefined;
+    answerCachedReadsFirst(app.getHttpServer(), app.get(ResponseCacheStore), log && ((req, res) => log(req, res)));
+  }
   return app;
 }

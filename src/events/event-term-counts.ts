@@ -57,6 +57,22 @@ export async function moveTermCounts(manager: EntityManager, before: TermContrib
   }
 }
 
+/**
+ * What a new event adds, known without reading it back: one per term it links (`links`: the link
+ * table of the taxonomy) when it is published, nothing otherwise. The same as
+ * {@link termContribution} of the event once linked.
+ */
+export function newEventContribution(published: boolean, linked: Array<{ links: string; ids: number[] }>): TermContribution {
+  const result: TermContribution = new Map(COUNTED.map(({ terms }) => [terms, new Map<number, number>()]));
+  if (!published) return result;
+  for (const { links, ids } of linked) {
+    const counted = COUNTED.find((taxonomy) => taxonomy.links === links);
+    const counts = counted && result.get(counted.terms);
+    for (const id of new Set(ids)) counts?.set(id, 1);
+  }
+  return result;
+}
+
 /** No contribution: the "before" of a newly created event. */
 export const NO_CONTRIBUTION: TermContribution = new Map();
 

@@ -22,10 +22,13 @@ import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
-import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from './event-term-counts.js';
+import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTION } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER, type LinkPlan } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
+
+/** The terms an event write links, per taxonomy. */
+type TermLinks = Array<{ service: CategoriesService | TagsService; ids: number[] }>;
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
@@ -70,11 +73,23 @@ export class EventsService {
           customFields: null,
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
+        let terms: TermLinks = [];
         await recordingChanges(manager, 'event', [id], async () => {
           await manager.insert(EventEntity, event);
-          await this.link(event.id, input, plan, user, manager, true);
+          await this.linkOrganizers(id, plan, user, manager, true);
+          terms = await this.resolveTerms(input, manager);
         });
-        await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, [id]));
+        // Last, so that the terms stay locked only until the commit: the counts first (their row
+        // locks also serve the links' foreign-key checks, see `lockForLinking`), then the links.
+        await moveTermCounts(
+          manager,
+          NO_CONTRIBUTION,
+          newEventContribution(
+            event.status === 'publish',
+            terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids })),
+          ),
+        );
+        for (const { service, ids } of terms) await this.insertTermLinks(id, service, ids, manager);
         return id;
       }),
     );
@@ -220,19 +235,7 @@ export class EventsService {
     manager: EntityManager,
     isCreate: boolean,
   ): Promise<void> {
-    if (plan.organizers) {
-      const ids: number[] = [];
-      for (const resolve of plan.organizers) {
-        const id = await resolve(manager, user);
-        if (!ids.includes(id)) ids.push(id);
-      }
-      if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
-      if (ids.length > 0)
-        await manager.insert(
-          EventOrganizerEntity,
-          ids.map((organizerId, position) => ({ eventId, organizerId, position })),
-        );
-    }
+    await this.linkOrganizers(eventId, plan, user, manager, isCreate);
     for (const [refs, service] of [
       [input.categories, this.categories],
       [input.tags, this.tags],
@@ -240,17 +243,53 @@ export class EventsService {
       if (refs === undefined) continue;
       const ids = await service.resolveEventRefs(manager, refs);
       await service.lockForLinking(manager, ids);
-      const { joinTable, joinColumn } = service.definition;
+      const { joinTable } = service.definition;
       if (!isCreate) await manager.createQueryBuilder().delete().from(joinTable).where('event_id = :eventId', { eventId }).execute();
-      if (ids.length > 0) {
-        await manager
-          .createQueryBuilder()
-          .insert()
-          .into(joinTable)
-          .values(ids.map((termId) => ({ event_id: eventId, [joinColumn]: termId })))
-          .execute();
-      }
+      await this.insertTermLinks(eventId, service, ids, manager);
     }
+  }
+
+  private async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<void> {
+    if (!plan.organizers) return;
+    const ids: number[] = [];
+    for (const resolve of plan.organizers) {
+      const id = await resolve(manager, user);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
+    if (ids.length > 0)
+      await manager.insert(
+        EventOrganizerEntity,
+        ids.map((organizerId, position) => ({ eventId, organizerId, position })),
+      );
+  }
+
+  /** The terms a new event names, per taxonomy (terms named but unknown are created). */
+  private async resolveTerms(input: UpdateEventDto, manager: EntityManager): Promise<TermLinks> {
+    const terms: TermLinks = [];
+    for (const [refs, service] of [
+      [input.categories, this.categories],
+      [input.tags, this.tags],
+    ] as const) {
+      if (refs !== undefined) terms.push({ service, ids: await service.resolveEventRefs(manager, refs) });
+    }
+    return terms;
+  }
+
+  private async insertTermLinks(
+    eventId: number,
+    service: CategoriesService | TagsService,
+    ids: number[],
+    manager: EntityManager,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const { joinTable, joinColumn } = service.definition;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(joinTable)
+      .values(ids.map((termId) => ({ event_id: eventId, [joinColumn]: termId })))
+      .execute();
   }
 
   /** Storage failures of writes are 500 with the operation's own code (spec §12.2); lost races are retried. */

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
@@ -63,14 +63,14 @@ export class ApiExpressAdapter extends ExpressAdapter {
 export function sendBytes(response: Response, bytes: Buffer, contentType: string, caching: ReadCaching, etag?: string): void {
   if (isValidatedRead(response)) {
     const tag = etag ?? entityTag(bytes, (name) => response.getHeader(name));
-    setReadHeaders(response, tag, caching);
+    setReadHeaders(response, tag, caching, Boolean(response.req.ctx.user));
     if (isNotModified(response.req, tag, lastModifiedOf(response))) return endNotModified(response);
   }
   writeBytes(response, bytes, contentType);
 }
 
 /** Writes the bytes as they are. */
-export function writeBytes(response: Response, bytes: Buffer, contentType: string): void {
+export function writeBytes(response: ServerResponse, bytes: Buffer, contentType: string): void {
   response.setHeader('Content-Type', contentType);
   response.setHeader('Content-Length', bytes.length);
   response.end(bytes);

@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Response } from 'express';
 import { noneMatchHits, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
 
 /** How long shared caches may keep an anonymous read without asking again (`HTTP_CACHE_MAX_AGE`). */
@@ -11,7 +12,12 @@ export const PRIVATE_READ = 'private, no-cache';
 export const READ_VARY = 'Origin, Authorization';
 
 /** Headers a 304 leaves out: no body, so nothing that describes one (RFC 9110 §15.4.5). */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-language', ...REPRESENTATION_HEADERS.filter((name) => name !== 'link')];
+export const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-language',
+  ...REPRESENTATION_HEADERS.filter((name) => name !== 'link'),
+];
 
 /** A `200` answer to `GET`/`HEAD` of the API: it carries validators and may become a `304`. */
 export function isValidatedRead(res: Response): boolean {
@@ -19,10 +25,15 @@ export function isValidatedRead(res: Response): boolean {
   return res.statusCode === 200 && (req.method === 'GET' || req.method === 'HEAD') && Boolean(req.ctx?.target);
 }
 
+/** `Cache-Control` of an anonymous read. */
+export function publicRead(caching: ReadCaching): string {
+  return `public, max-age=${caching.maxAgeSeconds}, must-revalidate`;
+}
+
 /** `ETag`, `Cache-Control` (public for anonymous requesters, private for authenticated ones) and `Vary` of a read. */
-export function setReadHeaders(res: Response, etag: string, caching: ReadCaching): void {
+export function setReadHeaders(res: ServerResponse, etag: string, caching: ReadCaching, authenticated: boolean): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', res.req.ctx.user ? PRIVATE_READ : `public, max-age=${caching.maxAgeSeconds}, must-revalidate`);
+  res.setHeader('Cache-Control', authenticated ? PRIVATE_READ : publicRead(caching));
   res.setHeader('Vary', READ_VARY);
 }
 
@@ -31,7 +42,7 @@ export function setReadHeaders(res: Response, etag: string, caching: ReadCaching
  * with weak comparison when sent; otherwise `If-Modified-Since` against `Last-Modified`, when the
  * answer has one and both are valid dates.
  */
-export function isNotModified(req: Request, etag: string, lastModified: string | undefined): boolean {
+export function isNotModified(req: Pick<IncomingMessage, 'headers'>, etag: string, lastModified: string | undefined): boolean {
   const noneMatch = req.headers['if-none-match'];
   if (noneMatch !== undefined) return noneMatchHits(noneMatch, etag);
   const since = req.headers['if-modified-since'];
@@ -42,7 +53,7 @@ export function isNotModified(req: Request, etag: string, lastModified: string |
 }
 
 /** Ends the answer as `304 Not Modified`: validators and caching headers stay, the body and its description go. */
-export function endNotModified(res: Response): void {
+export function endNotModified(res: ServerResponse): void {
   for (const name of BODY_HEADERS) res.removeHeader(name);
   res.statusCode = 304;
   res.end();

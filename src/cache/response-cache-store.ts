@@ -1,0 +1,190 @@
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { LRUCache } from 'lru-cache';
+import { siteDay } from '../common/dates/site-day.js';
+import type { HttpConfig, LimitsConfig, SiteConfig } from '../config/app-config.js';
+import { sizeProblem } from '../http/client-errors.js';
+import { BODY_HEADERS, isNotModified, publicRead, READ_VARY, type ReadCaching } from '../http/conditional-reads.js';
+import { DataVersionService } from './data-version.service.js';
+
+/** A cached answer: the bytes and everything a hit or a revalidation replays with them. */
+export interface Entry {
+  version: string;
+  body: Buffer;
+  contentType: string;
+  /** The answer's entity tag, computed once when it was built: a hit or a revalidation never hashes. */
+  etag: string;
+  lastModified: string | undefined;
+  /** Representation headers (totals, links, truncation), replayed on a 200, names spelled as set. */
+  headers: Array<[string, OutgoingHttpHeader]>;
+  allow: string | undefined;
+}
+
+/**
+ * What the request pipeline decided for one request as sent (target and `Origin`): the edition
+ * and canonical URL of its cache key, and the headers the steps before the cache had set (edition,
+ * security, CORS), names spelled as they were set.
+ */
+export interface Shortcut {
+  edition: string;
+  url: string;
+  headers: Array<[string, OutgoingHttpHeader]>;
+}
+
+/** Work that must happen before any cached read is answered (publishing scheduled items). */
+export interface BeforeCachedRead {
+  beforeRead(): Promise<void>;
+}
+export const BEFORE_CACHED_READ = Symbol('before-cached-read');
+
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The response cache's memory, shared by the cache middleware (which builds and stores answers)
+ * and the server's own request handler (which answers repeated anonymous reads before the
+ * framework runs, `cached-reads-first.ts`). An entry is current only while the shared data
+ * version it was built at is the database's; the version is read for every answer.
+ */
+@Injectable()
+export class ResponseCacheStore {
+  readonly entries: LRUCache<string, Entry>;
+  /** Answers being built, by version and key: concurrent misses wait for them. */
+  readonly building = new Map<string, Promise<Entry | null>>();
+  readonly caching: ReadCaching;
+  private readonly shortcuts: LRUCache<string, Shortcut>;
+  private readonly today: () => string;
+  private readonly limits: HttpConfig;
+
+  constructor(
+    private readonly version: DataVersionService,
+    @Inject(BEFORE_CACHED_READ) private readonly hooks: BeforeCachedRead,
+    @Inject(ConfigService) config: ConfigService,
+  ) {
+    this.today = siteDay(config.getOrThrow<SiteConfig>('site').timezone);
+    this.limits = config.getOrThrow<HttpConfig>('http');
+    this.caching = { maxAgeSeconds: this.limits.cacheMaxAgeSeconds };
+    const max = config.getOrThrow<LimitsConfig>('limits').responseCacheEntries;
+    this.entries = new LRUCache<string, Entry>({ max, maxSize: MAX_BYTES, sizeCalculation: (entry) => entry.body.length + 64 });
+    this.shortcuts = new LRUCache<string, Shortcut>({ max });
+  }
+
+  /** The key of an answer: edition, the site's day (relative dates), the canonical URL. */
+  key(edition: string, url: string): string {
+    return `${edition}|${this.today()}|${url}`;
+  }
+
+  /** Scheduled items published, then the shared data version, read after this call began. */
+  async currentVersion(): Promise<string> {
+    await this.hooks.beforeRead();
+    return this.version.current();
+  }
+
+  /** The entry under `key` when it was built at `version`. */
+  fresh(key: string, version: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    return entry?.version === version ? entry : undefined;
+  }
+
+  /**
+   * Keeps what the pipeline decided for a request that a cached answer served, when the request
+   * is one the server's own handler may answer next time (see `shortcutFor`).
+   */
+  remember(req: IncomingMessage, target: string, shortcut: Shortcut): void {
+    if (this.answerableFirst(req, target)) this.shortcuts.set(shortcutKey(req, target), shortcut);
+  }
+
+  /**
+   * The pipeline's decision for a request as sent, when an identical one (same target, same
+   * `Origin`) was an anonymous cached read before: a `GET` without credentials, without a body and
+   * within the size limits. Anything else takes the whole pipeline.
+   */
+  shortcutFor(req: IncomingMessage): Shortcut | undefined {
+    const target = req.url ?? '';
+    return this.answerableFirst(req, target) ? this.shortcuts.get(shortcutKey(req, target)) : undefined;
+  }
+
+  /** `target`: the request target as sent (the pipeline rewrites `req.url` on its way). */
+  private answerableFirst(req: IncomingMessage, target: string): boolean {
+    const headers = req.headers;
+    return (
+      req.method === 'GET' &&
+      headers.authorization === undefined &&
+      headers['content-length'] === undefined &&
+      headers['transfer-encoding'] === undefined &&
+      sizeProblem(target, req.rawHeaders, this.limits) === null
+    );
+  }
+}
+
+function shortcutKey(req: IncomingMessage, target: string): string {
+  const origin = req.headers.origin;
+  return `${origin === undefined ? '-' : `+${origin}`}\n${target}`;
+}
+
+/** The headers set on an answer so far, with their names spelled as they were set. */
+export function headersSoFar(res: ServerResponse): Array<[string, OutgoingHttpHeader]> {
+  // `getRawHeaderNames` (Node ≥ 15.13) is missing from the installed type definitions
+  const names = (res as ServerResponse & { getRawHeaderNames(): string[] }).getRawHeaderNames();
+  return names.map((name) => [name, res.getHeader(name) as OutgoingHttpHeader]);
+}
+
+export type HeaderList = Array<[string, OutgoingHttpHeader]>;
+const NOT_MODIFIED_OMITS = new Set(BODY_HEADERS);
+
+/** `name` set in `list` as `setHeader` sets it on an answer: a header of the same name is replaced. */
+function put(list: HeaderList, name: string, value: OutgoingHttpHeader): void {
+  const lower = name.toLowerCase();
+  const at = list.findIndex(([other]) => other.toLowerCase() === lower);
+  if (at === -1) list.push([name, value]);
+  else list[at] = [name, value];
+}
+
+/**
+ * The headers of a cached answer: `base` (what the steps before the cache set), then the entry's
+ * validators and caching headers, and for a `200` its representation headers and the body's type
+ * and length; a `304` leaves out what describes a body (RFC 9110 §15.4.5).
+ */
+export function cachedAnswerHeaders(
+  base: HeaderList,
+  entry: Entry,
+  state: 'HIT' | 'SHARED',
+  caching: ReadCaching,
+  notModified: boolean,
+): HeaderList {
+  const list: HeaderList = [...base];
+  put(list, 'X-Cache', state);
+  put(list, 'ETag', entry.etag);
+  put(list, 'Cache-Control', publicRead(caching));
+  put(list, 'Vary', READ_VARY);
+  if (entry.lastModified !== undefined) put(list, 'Last-Modified', entry.lastModified);
+  if (entry.allow !== undefined) put(list, 'Allow', entry.allow);
+  if (notModified) return list.filter(([name]) => !NOT_MODIFIED_OMITS.has(name.toLowerCase()));
+  for (const [name, value] of entry.headers) put(list, name, value);
+  put(list, 'Content-Type', entry.contentType);
+  put(list, 'Content-Length', String(entry.body.length));
+  return list;
+}
+
+/** Headers as `writeHead` takes them fastest: names and values in one flat list. */
+export function flatHeaders(list: HeaderList): Array<string | number | string[]> {
+  return list.flatMap(([name, value]) => [name, value]);
+}
+
+/**
+ * A cached answer from the cache middleware: `304` when the requester's copy is current
+ * (validators only), else the stored bytes; the headers set so far are kept.
+ */
+export function answerFromEntry(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: Entry,
+  state: 'HIT' | 'SHARED',
+  caching: ReadCaching,
+): void {
+  const notModified = isNotModified(req, entry.etag, entry.lastModified);
+  const headers = cachedAnswerHeaders(headersSoFar(res), entry, state, caching, notModified);
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(notModified ? 304 : 200, flatHeaders(headers));
+  res.end(notModified ? undefined : entry.body);
+}
