@@ -5,6 +5,7 @@ import { CategoriesModule } from '../categories/categories.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { EventSeriesEntity } from './series/event-series.entity.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventCalendarController } from './event-calendar.controller.js';
@@ -19,7 +20,7 @@ import { EventsService } from './events.service.js';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity]),
+    TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity, EventSeriesEntity]),
     EventBookkeepingModule,
     VenuesModule,
     OrganizersModule,
