@@ -6,6 +6,7 @@ import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
+import { SeriesGenerationService } from './series/series-generation.service.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventCalendarController } from './event-calendar.controller.js';
@@ -29,7 +30,15 @@ import { EventsService } from './events.service.js';
   ],
   // the calendar first: the router must try `events/:id.ics` before `events/:id`
   controllers: [EventCalendarController, EventsController],
-  providers: [EventCalendarService, EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
+  providers: [
+    EventCalendarService,
+    EventsService,
+    SeriesGenerationService,
+    EventListService,
+    EventReadsService,
+    EventPayloadsService,
+    EventWriteRulesService,
+  ],
 })
 export class EventsModule {
   /** The change log keeps event snapshots as a single read shows them to an administrator (webhook payloads). */

@@ -26,6 +26,7 @@ import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } 
 import { EventWriteRulesService, WRITE_ORDER, type LinkPlan } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
+import { SeriesGenerationService } from './series/series-generation.service.js';
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
@@ -42,12 +43,14 @@ export class EventsService {
     private readonly payloads: EventPayloadsService,
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
+    private readonly series: SeriesGenerationService,
   ) {}
 
   async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
     const now = new Date();
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(input, null, ctx.user, now, problems);
+    const series = this.series.plan(input.recurrence, dates, now, problems);
     problems.throwIfAny(WRITE_ORDER);
     if (!canCreate('events', ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
@@ -70,11 +73,13 @@ export class EventsService {
           customFields: null,
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
+        if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
         await recordingChanges(manager, 'event', [id], async () => {
           await manager.insert(EventEntity, event);
           await this.link(event.id, input, plan, user, manager, true);
         });
-        await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, [id]));
+        const occurrences = series ? await this.series.start(manager, event, series) : [];
+        await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, [id, ...occurrences]));
         return id;
       }),
     );

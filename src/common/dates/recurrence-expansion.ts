@@ -1,6 +1,8 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { RecurrenceError, type ListedDate, type RecurrenceLines, type RuleLine } from './recurrence-lines.js';
-import { normalizeWallAfterGap, utcToWall } from './wall-time.js';
+import { DateTime } from 'luxon';
+import { formatWall, parseWall } from './wall-clock.js';
+import { normalizeWallAfterGap, utcToWall, wallToUtc } from './wall-time.js';
 
 /** How far one expansion goes: starts up to this wall time (inclusive), and at most this many. */
 export interface ExpansionLimits {
@@ -94,4 +96,31 @@ export function expandRecurrence(recurrence: RecurrenceLines, startWall: string,
     .sort();
   const starts = [startWall, ...new Set(later)].slice(0, limits.cap);
   return { starts, continues: continues && starts.length < limits.cap };
+}
+
+export interface OccurrenceTimes {
+  startLocal: string;
+  endLocal: string;
+  startUtc: string;
+  endUtc: string;
+}
+
+/**
+ * The dates of the occurrence that starts at `startWall`: the series' wall-clock length (an event
+ * from 19:30 to 21:00 stays 19:30-21:00 on the day clocks change; an all-day event keeps its number
+ * of days), gap times moved forward (spec 6.4), the end never before the start.
+ */
+export function occurrenceTimes(startWall: string, series: { startLocal: string; endLocal: string; timezone: string }): OccurrenceTimes {
+  const length = parseWall(series.endLocal).toMillis() - parseWall(series.startLocal).toMillis();
+  const startLocal = normalizeWallAfterGap(startWall, series.timezone);
+  const endLocal = normalizeWallAfterGap(formatWall(parseWall(startWall).plus({ milliseconds: length })), series.timezone);
+  const startUtc = wallToUtc(startLocal, series.timezone);
+  const endUtc = wallToUtc(endLocal, series.timezone);
+  return endUtc < startUtc ? { startLocal, endLocal: startLocal, startUtc, endUtc: startUtc } : { startLocal, endLocal, startUtc, endUtc };
+}
+
+/** The last wall time (in `zone`) of a series' generation window: `days` after now, or after its start when that is later. */
+export function horizonWall(startUtc: string, zone: string, days: number, now: Date): string {
+  const from = Math.max(now.getTime(), parseWall(startUtc).toMillis());
+  return utcToWall(formatWall(DateTime.fromMillis(from + days * 86_400_000, { zone: 'utc' })), zone);
 }

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { expandRecurrence } from './recurrence-expansion.js';
+import { expandRecurrence, horizonWall, occurrenceTimes } from './recurrence-expansion.js';
 import { readRecurrenceLines, RecurrenceError, type RecurrenceProblem } from './recurrence-lines.js';
 import { wallToUtc } from './wall-time.js';
 
@@ -312,5 +312,41 @@ describe('agreement with an independent implementation (ical.js)', () => {
     ['FREQ=HOURLY;INTERVAL=7;BYDAY=SA,SU', '2027-01-02 01:00:00'],
   ])('%s from %s', (rule, start) => {
     expect(starts([`RRULE:${rule}`], start, 'UTC', { throughWall: '2100-01-01 00:00:00', cap: 60 })).toEqual(icalStarts(rule, start, 60));
+  });
+});
+
+describe('occurrenceTimes', () => {
+  it('keeps the wall-clock length across a change of the clocks', () => {
+    const series = { startLocal: '2027-03-13 19:30:00', endLocal: '2027-03-13 21:00:00', timezone: NY };
+    expect(occurrenceTimes('2027-03-14 19:30:00', series)).toEqual({
+      startLocal: '2027-03-14 19:30:00',
+      endLocal: '2027-03-14 21:00:00',
+      startUtc: '2027-03-14 23:30:00',
+      endUtc: '2027-03-15 01:00:00',
+    });
+  });
+
+  it('keeps the days of an all-day event', () => {
+    const series = { startLocal: '2027-01-01 00:00:00', endLocal: '2027-01-02 23:59:59', timezone: 'Europe/Berlin' };
+    expect(occurrenceTimes('2027-03-27 00:00:00', series)).toMatchObject({
+      startLocal: '2027-03-27 00:00:00',
+      endLocal: '2027-03-28 23:59:59',
+    });
+  });
+
+  it('moves a start in the gap forward', () => {
+    const series = { startLocal: '2027-03-13 02:30:00', endLocal: '2027-03-13 02:45:00', timezone: NY };
+    expect(occurrenceTimes('2027-03-14 02:30:00', series)).toMatchObject({
+      startLocal: '2027-03-14 03:30:00',
+      endLocal: '2027-03-14 03:45:00',
+    });
+  });
+});
+
+describe('horizonWall', () => {
+  it('counts from now, or from a later start', () => {
+    const now = new Date('2027-01-01T00:00:00Z');
+    expect(horizonWall('2026-06-01 00:00:00', 'UTC', 730, now)).toBe('2028-12-31 00:00:00');
+    expect(horizonWall('2028-01-01 12:00:00', 'America/New_York', 10, now)).toBe('2028-01-11 07:00:00');
   });
 });

@@ -1,0 +1,171 @@
+import { ADMIN_AUTH } from './support/events.js';
+import { API, startTestApp, type TestApp } from './support/test-app.js';
+
+interface EventBody {
+  id: number;
+  slug: string;
+  start_date: string;
+  end_date: string;
+  utc_start_date: string;
+  categories: Array<{ name: string }>;
+  venue: { id?: number } | unknown[];
+  organizer: Array<{ id: number }>;
+}
+
+describe('recurring events: series created with `recurrence`', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const create = (body: Record<string, unknown>) =>
+    t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .send({ title: 'Harbour Lantern Walk', ...body });
+
+  /** Every event of a series, main event first, in start order. */
+  async function seriesEvents(mainId: number): Promise<EventBody[]> {
+    const main = await t.http().get(`${API}/events/${mainId}`).set('Authorization', ADMIN_AUTH);
+    const others = await t
+      .http()
+      .get(`${API}/events?post_parent=${mainId}&per_page=50&start_date=2000-01-01&end_date=2099-12-31&status=publish,draft`)
+      .set('Authorization', ADMIN_AUTH);
+    expect(others.status).toBe(200);
+    return [main.body as EventBody, ...(others.body.events as EventBody[])];
+  }
+
+  it('creates the main event and its occurrences as events, wall-clock stable across DST', async () => {
+    const res = await create({
+      timezone: 'America/New_York',
+      start_date: '2030-03-02 19:30:00',
+      end_date: '2030-03-02 21:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      venue: { venue: 'Old Pier Pavilion' },
+      organizer: [{ organizer: 'Tidewater Arts Guild' }],
+      categories: ['Outdoor'],
+    });
+    expect(res.status).toBe(201);
+    const events = await seriesEvents(res.body.id);
+    expect(events.map((event) => event.start_date)).toEqual([
+      '2030-03-02 19:30:00',
+      '2030-03-09 19:30:00',
+      '2030-03-16 19:30:00',
+      '2030-03-23 19:30:00',
+    ]);
+    expect(events.map((event) => event.end_date.slice(11))).toEqual(['21:00:00', '21:00:00', '21:00:00', '21:00:00']);
+    // 2030-03-10 is the start of daylight-saving time in New York
+    expect(events.map((event) => event.utc_start_date.slice(11))).toEqual(['00:30:00', '00:30:00', '23:30:00', '23:30:00']);
+    expect(events.slice(1).map((event) => event.slug)).toEqual([
+      'harbour-lantern-walk-2030-03-09',
+      'harbour-lantern-walk-2030-03-16',
+      'harbour-lantern-walk-2030-03-23',
+    ]);
+    expect(new Set(events.map((event) => event.id)).size).toBe(4);
+    for (const event of events.slice(1)) {
+      expect((event.venue as { id: number }).id).toBe((events[0].venue as { id: number }).id);
+      expect(event.organizer.map((organizer) => organizer.id)).toEqual(events[0].organizer.map((organizer) => organizer.id));
+      expect(event.categories.map((category) => category.name)).toEqual(['Outdoor']);
+    }
+    const category = await t.http().get(`${API}/categories?hide_empty=0&search=Outdoor`);
+    expect(category.body.categories[0].count).toBe(4);
+  });
+
+  it('follows spec 6.4 for starts in a gap and in a repeated hour', async () => {
+    const gap = await create({
+      title: 'Night Ferry',
+      timezone: 'Europe/Berlin',
+      start_date: '2030-03-30 02:30:00',
+      end_date: '2030-03-30 02:50:00',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+    });
+    expect((await seriesEvents(gap.body.id)).map((event) => event.start_date)).toEqual(['2030-03-30 02:30:00', '2030-03-31 03:30:00']);
+    const repeat = await create({
+      title: 'Night Watch',
+      timezone: 'America/New_York',
+      start_date: '2030-11-02 01:30:00',
+      end_date: '2030-11-02 01:45:00',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=2'],
+    });
+    // the first 01:30 of 2030-11-03 is still in daylight-saving time (UTC-4)
+    expect((await seriesEvents(repeat.body.id)).map((event) => event.utc_start_date)).toEqual([
+      '2030-11-02 05:30:00',
+      '2030-11-03 05:30:00',
+    ]);
+  });
+
+  it('adds RDATEs and leaves out EXDATEs', async () => {
+    const res = await create({
+      title: 'Choir Practice',
+      timezone: 'UTC',
+      start_date: '2030-01-07 18:00:00',
+      end_date: '2030-01-07 19:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20300128T235959Z', 'EXDATE:20300114T180000', 'RDATE:20300131T180000'],
+    });
+    expect(res.status).toBe(201);
+    expect((await seriesEvents(res.body.id)).map((event) => event.start_date.slice(0, 10))).toEqual([
+      '2030-01-07',
+      '2030-01-21',
+      '2030-01-28',
+      '2030-01-31',
+    ]);
+  });
+
+  it('generates at most 1,000 occurrences of a longer rule', async () => {
+    const res = await create({
+      title: 'Hourly Chime',
+      timezone: 'UTC',
+      start_date: '2030-01-01 00:00:00',
+      end_date: '2030-01-01 00:05:00',
+      recurrence: ['RRULE:FREQ=HOURLY'],
+    });
+    expect(res.status).toBe(201);
+    const list = await t.http().get(`${API}/events?post_parent=${res.body.id}&start_date=2000-01-01&end_date=2099-12-31&per_page=1`);
+    expect(list.body.total).toBe(999);
+  });
+
+  it.each([
+    ['a line that is not a rule', ['RRULE:FREQ=DAILY;BOGUS=1'], 'Not a valid RRULE, RDATE or EXDATE line: RRULE:FREQ=DAILY;BOGUS=1'],
+    ['a DTSTART line', ['DTSTART:20300101T090000', 'RRULE:FREQ=DAILY'], 'Leave out DTSTART'],
+    ['COUNT with UNTIL', ['RRULE:FREQ=DAILY;COUNT=2;UNTIL=20300301T000000Z'], 'COUNT or UNTIL'],
+    ['FREQ=MINUTELY', ['RRULE:FREQ=MINUTELY'], 'FREQ=SECONDLY and FREQ=MINUTELY'],
+    ['a rule with no occurrence', ['RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30'], 'no occurrence'],
+    ['an object', { rule: 'FREQ=DAILY' }, 'list of RFC 5545 lines'],
+  ])('refuses %s with 400 naming recurrence', async (_name, recurrence, message) => {
+    const res = await create({ start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', recurrence });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('rest_invalid_param');
+    expect(Object.keys(res.body.data.params)).toEqual(['recurrence']);
+    expect(res.body.data.params.recurrence).toContain(message);
+  });
+
+  it('creates a single event for an empty recurrence', async () => {
+    const res = await create({ title: 'Once', start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', recurrence: [] });
+    expect(res.status).toBe(201);
+    const children = await t.http().get(`${API}/events?post_parent=${res.body.id}&start_date=2000-01-01&end_date=2099-12-31`);
+    expect(children.body.total).toBe(0);
+  });
+
+  it('logs every occurrence as a created event in the change feed', async () => {
+    const since = (await t.http().get(`${API}/changes?since=now`).set('Authorization', ADMIN_AUTH)).body.next_cursor as string;
+    const res = await create({
+      title: 'Logged Walk',
+      start_date: '2030-05-01 10:00:00',
+      end_date: '2030-05-01 11:00:00',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+    });
+    const after = await t
+      .http()
+      .get(`${API}/changes?since=${encodeURIComponent(since)}`)
+      .set('Authorization', ADMIN_AUTH);
+    expect(after.status).toBe(200);
+    const created = (after.body.changes as Array<{ type: string; id: number; action: string }>).filter(
+      (change) => change.type === 'event' && change.action === 'created',
+    );
+    expect(created.map((change) => change.id)).toEqual(expect.arrayContaining([res.body.id]));
+    expect(created).toHaveLength(3);
+  });
+});
