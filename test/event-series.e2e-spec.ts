@@ -70,6 +70,19 @@ describe('recurring events: series created with `recurrence`', () => {
       expect(event.organizer.map((organizer) => organizer.id)).toEqual(events[0].organizer.map((organizer) => organizer.id));
       expect(event.categories.map((category) => category.name)).toEqual(['Outdoor']);
     }
+    expect(res.body.recurrence).toEqual({
+      series_id: res.body.id,
+      rules: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      is_main: true,
+      original_start: '2030-03-02 19:30:00',
+    });
+    const occurrence = await t.http().get(`${API}/events/${events[2].id}`);
+    expect(occurrence.body.recurrence).toEqual({
+      series_id: res.body.id,
+      rules: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      is_main: false,
+      original_start: '2030-03-16 19:30:00',
+    });
     const category = await t.http().get(`${API}/categories?hide_empty=0&search=Outdoor`);
     expect(category.body.categories[0].count).toBe(4);
   });
@@ -145,6 +158,7 @@ describe('recurring events: series created with `recurrence`', () => {
   it('creates a single event for an empty recurrence', async () => {
     const res = await create({ title: 'Once', start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', recurrence: [] });
     expect(res.status).toBe(201);
+    expect(res.body.recurrence).toBeNull();
     const children = await t.http().get(`${API}/events?post_parent=${res.body.id}&start_date=2000-01-01&end_date=2099-12-31`);
     expect(children.body.total).toBe(0);
   });
