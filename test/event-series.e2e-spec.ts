@@ -182,4 +182,77 @@ describe('recurring events: series created with `recurrence`', () => {
     expect(created.map((change) => change.id)).toEqual(expect.arrayContaining([res.body.id]));
     expect(created).toHaveLength(3);
   });
+
+  describe('GET /series/<id> and /series/<id>/occurrences', () => {
+    let mainId: number;
+    let occurrenceId: number;
+
+    beforeAll(async () => {
+      const res = await create({
+        title: 'Reading Circle',
+        timezone: 'Europe/Berlin',
+        start_date: '2030-06-03 18:00:00',
+        end_date: '2030-06-03 19:30:00',
+        recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1MO;COUNT=5'],
+      });
+      mainId = res.body.id;
+      occurrenceId = (await seriesEvents(mainId))[1].id;
+    });
+
+    it('reads the series: rule, zone, main event, totals, next occurrence', async () => {
+      const res = await t.http().get(`${API}/series/${mainId}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        id: mainId,
+        rules: ['RRULE:FREQ=MONTHLY;BYDAY=1MO;COUNT=5'],
+        timezone: 'Europe/Berlin',
+        occurrences_total: 5,
+        exceptions_total: 0,
+      });
+      expect(Object.keys(res.body)).toEqual([
+        'id',
+        'rules',
+        'timezone',
+        'main_event',
+        'occurrences_total',
+        'exceptions_total',
+        'next_occurrence',
+      ]);
+      expect(res.body.main_event.id).toBe(mainId);
+      expect(res.body.next_occurrence.id).toBe(mainId);
+      expect(res.body.next_occurrence.start_date).toBe('2030-06-03 18:00:00');
+    });
+
+    it('lists the occurrences in start order, paged like GET /events', async () => {
+      const res = await t.http().get(`${API}/series/${mainId}/occurrences?per_page=2&page=2`);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-tec-total']).toBe('5');
+      expect(res.body.total).toBe(5);
+      expect(res.body.total_pages).toBe(3);
+      expect(res.body.events.map((event: EventBody) => event.start_date)).toEqual(['2030-08-05 18:00:00', '2030-09-02 18:00:00']);
+      expect(res.body.rest_url).toBe(`http://calendar.test${API}/series/${mainId}/occurrences/?page=2&per_page=2`);
+      expect(res.body.next_rest_url).toContain('page=3');
+    });
+
+    it('answers 404 rest-series-not-found for an event that is not a main event, and for unknown ids', async () => {
+      for (const id of [occurrenceId, 987654]) {
+        for (const path of [`/series/${id}`, `/series/${id}/occurrences`]) {
+          const res = await t.http().get(`${API}${path}`);
+          expect(res.status).toBe(404);
+          expect(res.body.code).toBe('rest-series-not-found');
+        }
+      }
+      const german = await t.http().get(`/de${API}/series/987654`);
+      expect(german.body.message).toBe('Es gibt keine Serie, deren Hauptveranstaltung die ID 987654 hat.');
+    });
+
+    it('is listed in the namespace index and documented in /doc', async () => {
+      const index = await t.http().get(API);
+      expect(Object.keys(index.body.routes)).toEqual(
+        expect.arrayContaining(['/tribe/events/v1/series/(?P<id>\\d+)', '/tribe/events/v1/series/(?P<id>\\d+)/occurrences']),
+      );
+      const doc = await t.http().get(`${API}/doc`);
+      expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/series/{id}', '/series/{id}/occurrences']));
+    });
+  });
 });

@@ -7,6 +7,8 @@ import { TagsModule } from '../tags/tags.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
+import { SeriesReadsService } from './series/series-reads.service.js';
+import { SeriesController } from './series/series.controller.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventCalendarController } from './event-calendar.controller.js';
@@ -29,11 +31,12 @@ import { EventsService } from './events.service.js';
     TagsModule,
   ],
   // the calendar first: the router must try `events/:id.ics` before `events/:id`
-  controllers: [EventCalendarController, EventsController],
+  controllers: [EventCalendarController, EventsController, SeriesController],
   providers: [
     EventCalendarService,
     EventsService,
     SeriesGenerationService,
+    SeriesReadsService,
     EventListService,
     EventReadsService,
     EventPayloadsService,
