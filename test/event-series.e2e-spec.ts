@@ -255,4 +255,115 @@ describe('recurring events: series created with `recurrence`', () => {
       expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/series/{id}', '/series/{id}/occurrences']));
     });
   });
+
+  describe('updates of a series (scope all) and its trash', () => {
+    const update = (id: number, body: Record<string, unknown>) =>
+      t.http().post(`${API}/events/${id}`).set('Authorization', ADMIN_AUTH).send(body);
+    const weekly = async (title: string, count = 4) =>
+      (
+        await create({
+          title,
+          timezone: 'UTC',
+          start_date: '2031-01-06 10:00:00',
+          end_date: '2031-01-06 11:00:00',
+          recurrence: [`RRULE:FREQ=WEEKLY;COUNT=${count}`],
+          categories: ['Weekly'],
+        })
+      ).body.id as number;
+    const trashed = async (id: number) =>
+      (await t.http().get(`${API}/events?include=${id}&status=trash`).set('Authorization', ADMIN_AUTH)).body.events as Array<{
+        recurrence: unknown;
+      }>;
+    const all = async (mainId: number) =>
+      (await t.http().get(`${API}/series/${mainId}/occurrences?per_page=50`).set('Authorization', ADMIN_AUTH)).body.events as Array<
+        EventBody & { title: string; status: string; recurrence: { original_start: string } | null }
+      >;
+
+    it('passes field changes of the main event on to the occurrences, not to exceptions', async () => {
+      const mainId = await weekly('Pottery Class');
+      const [, second, third] = await all(mainId);
+      const edited = await update(third.id, {
+        title: 'Pottery Class (moved)',
+        start_date: '2031-01-21 12:00:00',
+        end_date: '2031-01-21 13:00:00',
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.body.recurrence.original_start).toBe('2031-01-20 10:00:00');
+      const res = await update(mainId, { title: 'Ceramics Class', cost: '10' });
+      expect(res.status).toBe(200);
+      const events = await all(mainId);
+      expect(events.map((event) => [event.id, event.title, event.start_date])).toEqual([
+        [mainId, 'Ceramics Class', '2031-01-06 10:00:00'],
+        [second.id, 'Ceramics Class', '2031-01-13 10:00:00'],
+        [third.id, 'Pottery Class (moved)', '2031-01-21 12:00:00'],
+        [expect.any(Number), 'Ceramics Class', '2031-01-27 10:00:00'],
+      ]);
+      expect((await t.http().get(`${API}/series/${mainId}`)).body.exceptions_total).toBe(1);
+    });
+
+    it('keeps the ids of starts the new rule still gives, trashes vanished ones, adds new ones', async () => {
+      const mainId = await weekly('Life Drawing');
+      const before = await all(mainId);
+      const res = await update(mainId, { recurrence: ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=3'] });
+      expect(res.status).toBe(200);
+      expect(res.body.recurrence.rules).toEqual(['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=3']);
+      const after = await all(mainId);
+      expect(after.map((event) => event.start_date.slice(0, 10))).toEqual(['2031-01-06', '2031-01-20', '2031-02-03']);
+      expect(after[1].id).toBe(before[2].id);
+      expect(before.map((event) => event.id)).not.toContain(after[2].id);
+      expect(await trashed(before[1].id)).toHaveLength(1);
+      const category = await t.http().get(`${API}/categories?hide_empty=0&search=Weekly`);
+      expect(category.body.categories[0].count).toBeGreaterThan(0);
+    });
+
+    it('moves the whole series with the main event, keeping ids', async () => {
+      const mainId = await weekly('Morning Swim');
+      const before = await all(mainId);
+      const res = await update(mainId, { start_date: '2031-01-06 08:30:00', end_date: '2031-01-06 09:15:00' });
+      expect(res.status).toBe(200);
+      const after = await all(mainId);
+      expect(after.map((event) => event.id)).toEqual(before.map((event) => event.id));
+      expect(after.map((event) => `${event.start_date}-${event.end_date.slice(11)}`)).toEqual([
+        '2031-01-06 08:30:00-09:15:00',
+        '2031-01-13 08:30:00-09:15:00',
+        '2031-01-20 08:30:00-09:15:00',
+        '2031-01-27 08:30:00-09:15:00',
+      ]);
+    });
+
+    it('ends the series with an empty recurrence: future occurrences trashed, the main event single', async () => {
+      const mainId = await weekly('Book Club');
+      const before = await all(mainId);
+      const res = await update(mainId, { recurrence: [] });
+      expect(res.status).toBe(200);
+      expect(res.body.recurrence).toBeNull();
+      expect((await t.http().get(`${API}/series/${mainId}`)).status).toBe(404);
+      for (const event of before.slice(1)) {
+        expect((await trashed(event.id)).map((found) => found.recurrence)).toEqual([null]);
+      }
+    });
+
+    it('makes a single event recurring, and refuses a rule on an occurrence', async () => {
+      const single = await create({ title: 'Yoga', timezone: 'UTC', start_date: '2031-03-03 07:00:00', end_date: '2031-03-03 08:00:00' });
+      const res = await update(single.body.id, { recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+      expect(res.status).toBe(200);
+      expect(res.body.recurrence).toMatchObject({ series_id: single.body.id, is_main: true });
+      const events = await all(single.body.id);
+      expect(events).toHaveLength(3);
+      const refused = await update(events[1].id, { recurrence: ['RRULE:FREQ=DAILY;COUNT=5'] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.params.recurrence).toBe(`Only the main event of the series (ID ${single.body.id}) takes a recurrence.`);
+    });
+
+    it('trashes the whole series with its main event', async () => {
+      const mainId = await weekly('Chess Night');
+      const before = await all(mainId);
+      const res = await t.http().delete(`${API}/events/${mainId}`).set('Authorization', ADMIN_AUTH);
+      expect(res.status).toBe(200);
+      for (const event of before) expect(await trashed(event.id)).toHaveLength(1);
+      const category = await t.http().get(`${API}/categories?hide_empty=0&search=Weekly`);
+      const counts = await t.http().get(`${API}/events?categories=weekly&start_date=2000-01-01&end_date=2099-01-01&per_page=1`);
+      expect(category.body.categories[0].count).toBe(counts.body.total);
+    });
+  });
 });

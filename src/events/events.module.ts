@@ -8,6 +8,7 @@ import { VenuesModule } from '../venues/venues.module.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesReadsService } from './series/series-reads.service.js';
+import { SeriesUpdatesService } from './series/series-updates.service.js';
 import { SeriesController } from './series/series.controller.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
@@ -37,6 +38,7 @@ import { EventsService } from './events.service.js';
     EventsService,
     SeriesGenerationService,
     SeriesReadsService,
+    SeriesUpdatesService,
     EventListService,
     EventReadsService,
     EventPayloadsService,

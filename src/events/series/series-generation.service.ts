@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { EventsConfig } from '../../config/app-config.js';
 import { expandRecurrence, horizonWall, occurrenceTimes } from '../../common/dates/recurrence-expansion.js';
 import { readRecurrenceLines, RecurrenceError } from '../../common/dates/recurrence-lines.js';
 import { nowUtcWall } from '../../common/dates/wall-time.js';
 import type { ParamProblems } from '../../common/errors/api-error.js';
 import { freeSlugsUnder } from '../../common/sql/free-slug.js';
+import { idChunks } from '../../common/sql/id-chunks.js';
 import { recordingChanges } from '../../changes/change-recording.js';
 import { ItemsService } from '../../items/items.service.js';
 import type { EventDates } from '../event-dates.js';
 import { EventOrganizerEntity } from '../event-organizer.entity.js';
+import { moveTermCounts, NO_CONTRIBUTION, termContribution } from '../event-term-counts.js';
 import { EventEntity } from '../event.entity.js';
 import { EventSeriesEntity } from './event-series.entity.js';
 
@@ -84,7 +86,11 @@ export class SeriesGenerationService {
     return this.addOccurrences(manager, main, plan.starts.slice(1));
   }
 
-  private async addOccurrences(manager: EntityManager, main: EventEntity, starts: string[]): Promise<number[]> {
+  /**
+   * New occurrences of a series at these starts: events with every field of the main event, their
+   * own ids and slugs, the main event's links, each logged as created and counted in its terms.
+   */
+  async addOccurrences(manager: EntityManager, main: EventEntity, starts: string[]): Promise<number[]> {
     if (starts.length === 0) return [];
     const ids = await this.items.allocateIds(manager, 'event', starts.length);
     const prefix = main.slug.slice(0, 240);
@@ -109,13 +115,23 @@ export class SeriesGenerationService {
     );
     await recordingChanges(manager, 'event', ids, async () => {
       for (let at = 0; at < rows.length; at += INSERT_CHUNK) await manager.insert(EventEntity, rows.slice(at, at + INSERT_CHUNK));
-      await this.copyLinks(manager, mainId, ids);
+      await this.copyLinks(manager, mainId, ids, false);
     });
+    await moveTermCounts(manager, NO_CONTRIBUTION, await termContribution(manager, ids));
     return ids;
   }
 
-  /** The main event's organizers (in order), categories and tags, given to its occurrences. */
-  private async copyLinks(manager: EntityManager, mainId: number, ids: number[]): Promise<void> {
+  /** The main event's organizers (in order), categories and tags, given to its occurrences (`replace`: instead of theirs). */
+  async copyLinks(manager: EntityManager, mainId: number, ids: number[], replace: boolean): Promise<void> {
+    if (ids.length === 0) return;
+    if (replace) {
+      for (const chunk of idChunks(ids)) {
+        await manager.delete(EventOrganizerEntity, { eventId: In(chunk) });
+        for (const { table } of TERM_LINKS) {
+          await manager.createQueryBuilder().delete().from(table).where('event_id IN (:...chunk)', { chunk }).execute();
+        }
+      }
+    }
     const organizers = await manager.find(EventOrganizerEntity, { where: { eventId: mainId }, order: { position: 'ASC' } });
     if (organizers.length > 0) {
       const links = ids.flatMap((eventId) => organizers.map(({ organizerId, position }) => ({ eventId, organizerId, position })));
