@@ -9,6 +9,7 @@ import { EventSeriesEntity } from './series/event-series.entity.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesReadsService } from './series/series-reads.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
+import { SeriesHorizonJob } from './series/series-horizon.job.js';
 import { SeriesController } from './series/series.controller.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
@@ -39,6 +40,7 @@ import { EventsService } from './events.service.js';
     SeriesGenerationService,
     SeriesReadsService,
     SeriesUpdatesService,
+    SeriesHorizonJob,
     EventListService,
     EventReadsService,
     EventPayloadsService,

@@ -2,7 +2,7 @@ import { RRuleTemporal } from 'rrule-temporal';
 import { RecurrenceError, type ListedDate, type RecurrenceLines, type RuleLine } from './recurrence-lines.js';
 import { DateTime } from 'luxon';
 import { formatWall, parseWall } from './wall-clock.js';
-import { normalizeWallAfterGap, utcToWall, wallToUtc } from './wall-time.js';
+import { normalizeWallAfterGap, resolveWall, utcToWall } from './wall-time.js';
 
 /** How far one expansion goes: starts up to this wall time (inclusive), and at most this many. */
 export interface ExpansionLimits {
@@ -112,11 +112,11 @@ export interface OccurrenceTimes {
  */
 export function occurrenceTimes(startWall: string, series: { startLocal: string; endLocal: string; timezone: string }): OccurrenceTimes {
   const length = parseWall(series.endLocal).toMillis() - parseWall(series.startLocal).toMillis();
-  const startLocal = normalizeWallAfterGap(startWall, series.timezone);
-  const endLocal = normalizeWallAfterGap(formatWall(parseWall(startWall).plus({ milliseconds: length })), series.timezone);
-  const startUtc = wallToUtc(startLocal, series.timezone);
-  const endUtc = wallToUtc(endLocal, series.timezone);
-  return endUtc < startUtc ? { startLocal, endLocal: startLocal, startUtc, endUtc: startUtc } : { startLocal, endLocal, startUtc, endUtc };
+  const start = resolveWall(startWall, series.timezone);
+  const end = resolveWall(formatWall(parseWall(startWall).plus({ milliseconds: length })), series.timezone);
+  return end.utc < start.utc
+    ? { startLocal: start.wall, endLocal: start.wall, startUtc: start.utc, endUtc: start.utc }
+    : { startLocal: start.wall, endLocal: end.wall, startUtc: start.utc, endUtc: end.utc };
 }
 
 /** The last wall time (in `zone`) of a series' generation window: `days` after now, or after its start when that is later. */

@@ -101,18 +101,17 @@ export class SeriesGenerationService {
       starts.map((start) => `${prefix}-${start.slice(0, 10)}`),
     );
     const { id: mainId, ...fields } = main;
-    const rows = starts.map((start, index) =>
-      manager.create(EventEntity, {
-        ...fields,
-        ...occurrenceTimes(start, main),
-        id: ids[index],
-        slug: slugs[index],
-        parentId: mainId,
-        seriesId: mainId,
-        seriesOriginalStart: start,
-        seriesException: false,
-      }),
-    );
+    const times = starts.map((start) => occurrenceTimes(start, main));
+    const rows = starts.map((start, index) => ({
+      ...fields,
+      ...times[index],
+      id: ids[index],
+      slug: slugs[index],
+      parentId: mainId,
+      seriesId: mainId,
+      seriesOriginalStart: start,
+      seriesException: false,
+    }));
     await recordingChanges(manager, 'event', ids, async () => {
       for (let at = 0; at < rows.length; at += INSERT_CHUNK) await manager.insert(EventEntity, rows.slice(at, at + INSERT_CHUNK));
       await this.copyLinks(manager, mainId, ids, false);
