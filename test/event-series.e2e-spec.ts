@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { ADMIN_AUTH } from './support/events.js';
 import { API, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -365,5 +366,50 @@ describe('recurring events: series created with `recurrence`', () => {
       const counts = await t.http().get(`${API}/events?categories=weekly&start_date=2000-01-01&end_date=2099-01-01&per_page=1`);
       expect(category.body.categories[0].count).toBe(counts.body.total);
     });
+  });
+
+  it('writes a series into .ics as one VEVENT with its rule, exceptions with RECURRENCE-ID, deleted starts as EXDATE', async () => {
+    const res = await create({
+      title: 'Harbour Tour',
+      timezone: 'America/New_York',
+      start_date: '2031-03-01 10:00:00',
+      end_date: '2031-03-01 11:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE:20310315T100000'],
+    });
+    const mainId = res.body.id as number;
+    const events = await seriesEvents(mainId);
+    expect(events.map((event) => event.start_date.slice(0, 10))).toEqual(['2031-03-01', '2031-03-08', '2031-03-22', '2031-03-29']);
+    const moved = await t
+      .http()
+      .post(`${API}/events/${events[1].id}`)
+      .set('Authorization', ADMIN_AUTH)
+      .send({ title: 'Harbour Tour (late)', start_date: '2031-03-08 15:00:00', end_date: '2031-03-08 16:00:00' });
+    expect(moved.status).toBe(200);
+    expect((await t.http().delete(`${API}/events/${events[3].id}`).set('Authorization', ADMIN_AUTH)).status).toBe(200);
+
+    const ics = await t.http().get(`${API}/events.ics?search=harbour+tour&start_date=2031-03-01&end_date=2031-04-30`);
+    expect(ics.status).toBe(200);
+    const calendar = new ICAL.Component(ICAL.parse(ics.text));
+    ICAL.TimezoneService.reset();
+    for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
+    const vevents = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+    expect(vevents).toHaveLength(2);
+    const [master, exception] = vevents;
+    expect(master.isRecurring()).toBe(true);
+    expect(exception.isRecurrenceException()).toBe(true);
+    expect(exception.uid).toBe(master.uid);
+    master.relateException(exception);
+    // what a calendar client shows, read back with an independent implementation
+    const shown: string[] = [];
+    const iterator = master.iterator();
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      const details = master.getOccurrenceDetails(next);
+      shown.push(`${details.startDate.toJSDate().toISOString()} ${details.item.summary}`);
+    }
+    expect(shown).toEqual([
+      '2031-03-01T15:00:00.000Z Harbour Tour',
+      '2031-03-08T20:00:00.000Z Harbour Tour (late)',
+      '2031-03-22T14:00:00.000Z Harbour Tour',
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
 import type { ListsConfig } from '../../config/app-config.js';
-import { mayFilterByStatus } from '../../common/auth/permissions.js';
+import { canReadItem, mayFilterByStatus } from '../../common/auth/permissions.js';
 import type { ItemStatus } from '../../common/auth/item-status.js';
 import { nowUtcWall } from '../../common/dates/wall-time.js';
 import { ApiError } from '../../common/errors/api-error.js';
@@ -20,6 +20,8 @@ import { EventReadsService } from '../event-reads.service.js';
 import { EventEntity } from '../event.entity.js';
 import { EventSeriesEntity } from './event-series.entity.js';
 import type { SeriesResponse } from './series.response.js';
+import type { CalendarSeries } from './series-calendar.js';
+import type { EventResponse } from '../event.response.js';
 
 /** `GET /series/<id>` and `GET /series/<id>/occurrences`: a series as the requester may see it. */
 @Injectable()
@@ -87,6 +89,32 @@ export class SeriesReadsService {
     const links = listLinks(`${ctx.api}/series/${id}/occurrences`, paging, pages, []);
     const events = await this.payloads.of(rows, ctx, undefined, false);
     return { headers: { total, totalPages: pages }, body: { events, ...links, total, total_pages: pages } };
+  }
+
+  /**
+   * The series of some occurrences as the calendar feeds write them, for series whose main event
+   * this requester may read: occurrences edited on their own that they may read, and as deleted
+   * starts those trashed or hidden from them.
+   */
+  async forCalendar(seriesIds: number[], ctx: RequestContext): Promise<Map<number, CalendarSeries>> {
+    const result = new Map<number, CalendarSeries>();
+    if (seriesIds.length === 0) return result;
+    const readable = (event: EventEntity) =>
+      event.status !== 'trash' && canReadItem(ctx.user, event) && !this.payloads.isLocked(event, ctx.user, undefined);
+    const members = await this.dataSource.getRepository(EventEntity).findBy({ seriesId: In(seriesIds) });
+    const mains = members.filter((event) => event.id === event.seriesId && readable(event));
+    const exceptions = members.filter((event) => event.id !== event.seriesId && event.seriesException && readable(event));
+    const payloads = await this.payloads.of([...mains, ...exceptions], ctx, undefined, false);
+    const byId = new Map(payloads.map((payload) => [payload.id, payload]));
+    for (const main of mains) {
+      const own = members.filter((event) => event.seriesId === main.id && event.id !== main.id);
+      result.set(main.id, {
+        main: byId.get(main.id) as EventResponse,
+        exceptions: exceptions.filter((event) => event.seriesId === main.id).map((event) => byId.get(event.id) as EventResponse),
+        deletedStarts: own.filter((event) => !readable(event)).map((event) => event.seriesOriginalStart ?? event.startLocal),
+      });
+    }
+    return result;
   }
 
   private async requireSeries(id: number): Promise<EventSeriesEntity> {
