@@ -412,4 +412,36 @@ describe('recurring events: series created with `recurrence`', () => {
       '2031-03-22T14:00:00.000Z Harbour Tour',
     ]);
   });
+
+  it('lists one item per series with collapse=series, total counted that way', async () => {
+    const titled = (title: string) =>
+      create({
+        title,
+        timezone: 'UTC',
+        start_date: '2032-05-03 09:00:00',
+        end_date: '2032-05-03 10:00:00',
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=6'],
+      });
+    const first = (await titled('Kite Festival')).body.id as number;
+    const second = (await titled('Kite Workshop')).body.id as number;
+    await create({ title: 'Kite Repair', timezone: 'UTC', start_date: '2032-05-04 09:00:00', end_date: '2032-05-04 10:00:00' });
+    const query = 'search=kite&start_date=2032-05-05&end_date=2032-05-31';
+    const plain = await t.http().get(`${API}/events?${query}`);
+    expect(plain.body.total).toBe(8);
+    const collapsed = await t.http().get(`${API}/events?${query}&collapse=series`);
+    expect(collapsed.status).toBe(200);
+    expect(collapsed.body.total).toBe(2);
+    expect(
+      collapsed.body.events.map((event: EventBody & { recurrence: { series_id: number } }) => [
+        event.recurrence.series_id,
+        event.start_date,
+      ]),
+    ).toEqual([
+      [first, '2032-05-05 09:00:00'],
+      [second, '2032-05-05 09:00:00'],
+    ]);
+    expect(collapsed.body.rest_url).toContain('collapse=series');
+    const bad = await t.http().get(`${API}/events?collapse=yes`);
+    expect([bad.status, Object.keys(bad.body.data.params)]).toEqual([400, ['collapse']]);
+  });
 });
