@@ -227,6 +227,7 @@ describe('events: password redaction (§5.6, §8.12; site America/Chicago)', () 
     venue: [],
     organizer: [],
     custom_fields: [],
+    recurrence: null,
   });
 
   it('lists the protected event redacted for anonymous users and subscribers, keys in place', async () => {

@@ -113,6 +113,7 @@ describe('events: create (site UTC)', () => {
       venue: [],
       organizer: [],
       custom_fields: [],
+      recurrence: null,
     });
     // the single GET is the same object plus json_ld
     const read = await ev.get(id);

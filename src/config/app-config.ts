@@ -72,6 +72,8 @@ export interface CustomFieldDefinition {
 export interface EventsConfig {
   /** Most events one `GET /events.ics` answer holds (`ICS_MAX_EVENTS`). */
   icsMaxEvents: number;
+  /** How far ahead of now (or of a later series start) a series' occurrences are generated, in days (`SERIES_HORIZON_DAYS`). */
+  seriesHorizonDays: number;
   geofenceRadiusKm: number;
   customFields: CustomFieldDefinition[];
 }
@@ -266,6 +268,7 @@ export function loadConfig(env: Env): AppConfig {
     events: {
       geofenceRadiusKm: geofence,
       icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 100000),
+      seriesHorizonDays: integer(read('SERIES_HORIZON_DAYS') ?? '730', 'SERIES_HORIZON_DAYS', 1, 3660),
       customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')),
     },
     admin,

@@ -4,6 +4,7 @@ import { CategoryEntity } from '../categories/category.entity.js';
 import { DataVersionEntity } from '../cache/data-version.entity.js';
 import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { EventEntity } from '../events/event.entity.js';
+import { EventSeriesEntity } from '../events/series/event-series.entity.js';
 import { ImageEntity } from '../images/image.entity.js';
 import { ImportMappingEntity } from '../importer/import-mapping.entity.js';
 import { ImportRunEntity } from '../importer/import-run.entity.js';
@@ -30,6 +31,7 @@ export const ENTITIES = [
   ImageEntity,
   EventEntity,
   EventOrganizerEntity,
+  EventSeriesEntity,
   VenueEntity,
   OrganizerEntity,
   CategoryEntity,

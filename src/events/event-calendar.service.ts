@@ -7,6 +7,8 @@ import type { ListEventsQueryDto } from './dto/list-events.query.js';
 import { toCalendar } from './event-calendar.js';
 import { EventListService } from './event-list.service.js';
 import { EventReadsService } from './event-reads.service.js';
+import type { CalendarSeries } from './series/series-calendar.js';
+import { SeriesReadsService } from './series/series-reads.service.js';
 
 export interface CalendarAnswer {
   body: string;
@@ -26,6 +28,7 @@ export class EventCalendarService {
     private readonly lists: EventListService,
     private readonly reads: EventReadsService,
     private readonly translator: Translator,
+    private readonly series: SeriesReadsService,
     config: ConfigService,
   ) {
     this.maxEvents = config.getOrThrow<EventsConfig>('events').icsMaxEvents;
@@ -34,14 +37,17 @@ export class EventCalendarService {
   async list(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
     const window = { page: 1, perPage: this.maxEvents, offset: 0 };
     const { headers, body } = await this.lists.list(query, ctx, window);
-    return { body: this.write(body.events, ctx), total: headers.total, truncated: headers.total > body.events.length };
+    // a series is written once, with its rule, when any of its occurrences is in the list
+    const seriesIds = [...new Set(body.events.flatMap((event) => (event.recurrence ? [event.recurrence.series_id] : [])))];
+    const series = await this.series.forCalendar(seriesIds, ctx);
+    return { body: this.write(body.events, ctx, series), total: headers.total, truncated: headers.total > body.events.length };
   }
 
   async one(id: number, ctx: RequestContext, password: string | undefined): Promise<string> {
     return this.write([await this.reads.findOne({ id }, ctx, password)], ctx);
   }
 
-  private write(events: Parameters<typeof toCalendar>[0], ctx: RequestContext): string {
-    return toCalendar(events, { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition });
+  private write(events: Parameters<typeof toCalendar>[0], ctx: RequestContext, series?: Map<number, CalendarSeries>): string {
+    return toCalendar(events, { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition }, series);
   }
 }

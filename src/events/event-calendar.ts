@@ -2,8 +2,10 @@ import { decodeHTML } from 'entities';
 import ical, { ICalEventStatus, type ICalEventData, type ICalLocation } from 'ical-generator';
 import { DateTime, IANAZone } from 'luxon';
 import { vtimezone } from '../common/dates/vtimezone.js';
+import { wallToUtc } from '../common/dates/wall-time.js';
 import { stripTags } from '../common/text/html.js';
 import type { EventResponse } from './event.response.js';
+import { recurrenceLinesForCalendar, type CalendarSeries } from './series/series-calendar.js';
 
 export interface CalendarMeta {
   /** `X-WR-CALNAME` / `NAME`: the edition's name of the calendar. */
@@ -70,25 +72,58 @@ function eventData(event: EventResponse): ICalEventData {
   return { ...base, start: utc(event.utc_start_date), end: utc(event.utc_end_date), timezone: zone };
 }
 
-/** The years a calendar's timed events touch, a year of margin on each side. */
-function yearSpan(events: readonly EventResponse[]): [number, number] {
-  const years = events.flatMap((event) => [utc(event.utc_start_date).year, utc(event.utc_end_date).year]);
-  return years.length ? [Math.min(...years) - 1, Math.max(...years) + 1] : [1970, 1970];
+/** The years a calendar's timed events touch, a year of margin on each side (series: the years their rules may reach, too). */
+function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
+  const all = [...events, ...[...series.values()].flatMap((one) => [one.main, ...one.exceptions])];
+  const years = all.flatMap((event) => [utc(event.utc_start_date).year, utc(event.utc_end_date).year]);
+  const reach = series.size > 0 ? Math.max(DateTime.utc().year + 3, ...years) : -Infinity;
+  return years.length ? [Math.min(...years) - 1, Math.max(Math.max(...years) + 1, reach)] : [1970, 1970];
+}
+
+/**
+ * The VEVENTs of one series: the main event with its rule, then one per occurrence edited on its
+ * own, with the main event's UID and the occurrence's original start as RECURRENCE-ID.
+ */
+function seriesData(series: CalendarSeries): ICalEventData[] {
+  const master: ICalEventData = { ...eventData(series.main), repeating: recurrenceLinesForCalendar(series).join('\r\n') };
+  const exceptions = series.exceptions.map((exception) => {
+    const data = eventData(exception);
+    const original = exception.recurrence?.original_start ?? exception.start_date;
+    const recurrenceId = series.main.all_day
+      ? DateTime.fromISO(original.slice(0, 10), { zone: 'utc' })
+      : utc(wallToUtc(original, series.main.timezone));
+    return { ...data, id: series.main.global_id, recurrenceId, timezone: master.timezone ?? null };
+  });
+  return [master, ...exceptions];
 }
 
 /**
  * One VCALENDAR of events (RFC 5545, RFC 7986 `NAME`), built from the same JSON objects the API
- * answers with, in their order. Everything written is derived from the data, so the same events give
+ * answers with, in their order; an occurrence of a series in `series` stands for its whole series. Everything written is derived from the data, so the same events give
  * the same bytes.
  */
-export function toCalendar(events: readonly EventResponse[], meta: CalendarMeta): string {
-  const [fromYear, toYear] = yearSpan(events);
+export function toCalendar(
+  events: readonly EventResponse[],
+  meta: CalendarMeta,
+  series: ReadonlyMap<number, CalendarSeries> = new Map(),
+): string {
+  const [fromYear, toYear] = yearSpan(events, series);
   const calendar = ical({
     name: meta.name,
     prodId: { company: 'tribe', product: 'events-v1', language: meta.language.toUpperCase() },
     timezone: { name: null, generator: (zone: string) => vtimezone(zone, fromYear, toYear) },
   });
-  for (const event of events) calendar.createEvent(eventData(event));
+  const written = new Set<number>();
+  for (const event of events) {
+    const one = event.recurrence ? series.get(event.recurrence.series_id) : undefined;
+    if (!one || !event.recurrence) {
+      calendar.createEvent(eventData(event));
+    } else if (!written.has(event.recurrence.series_id)) {
+      // a series is written once, where the first of its occurrences stands in the list
+      written.add(event.recurrence.series_id);
+      for (const data of seriesData(one)) calendar.createEvent(data);
+    }
+  }
   // every content line ends with CRLF, the last one too (RFC 5545 §3.1)
   return `${calendar.toString()}\r\n`;
 }

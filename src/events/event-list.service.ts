@@ -55,6 +55,7 @@ const LIST_ORDER = [
   'order',
   'modified_after',
   'modified_before',
+  'collapse',
 ];
 const EARTH_RADIUS_KM = 6371;
 
@@ -178,6 +179,16 @@ export class EventListService {
     }
     if (query.post_parent !== undefined) builder.andWhere('e.parent_id = :parent', { parent: query.post_parent });
     whereModified(builder, 'e', modified);
+    if (query.collapse === 'series') {
+      // one item per series: the occurrence with the earliest start among the matches
+      const firsts = builder
+        .clone()
+        .select('e.series_id')
+        .addSelect('MIN(e.start_local)')
+        .andWhere('e.series_id IS NOT NULL')
+        .groupBy('e.series_id');
+      builder.andWhere(`(e.series_id IS NULL OR (e.series_id, e.start_local) IN (${firsts.getQuery()}))`);
+    }
 
     const paging = window ?? resolvePaging(query, this.lists);
     const total = await builder.getCount();
@@ -231,6 +242,7 @@ export class EventListService {
       ['geoloc_lat', query.geoloc_lat],
       ['geoloc_lng', query.geoloc_lng],
       ...orderAndModifiedEcho(query, modified),
+      ['collapse', query.collapse],
     ];
     const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
     return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };

@@ -16,6 +16,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
+import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
 
@@ -68,12 +69,15 @@ export class EventPayloadsService {
     const venueIds = [...new Set(events.map((event) => event.venueId).filter((id): id is number => id !== null))];
     const links = await runner.find(EventOrganizerEntity, { where: { eventId: In(ids) }, order: { position: 'ASC' } });
     const organizerIds = [...new Set(links.map((link) => link.organizerId))];
-    const [venues, organizers, categories, tags] = await Promise.all([
+    const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
+    const [venues, organizers, categories, tags, series] = await Promise.all([
       venueIds.length ? runner.findBy(VenueEntity, { id: In(venueIds) }) : [],
       organizerIds.length ? runner.findBy(OrganizerEntity, { id: In(organizerIds) }) : [],
       this.categories.embeddedTermsOfEvents(ids, ctx.api, manager),
       this.tags.embeddedTermsOfEvents(ids, ctx.api, manager),
+      seriesIds.length ? runner.findBy(EventSeriesEntity, { id: In(seriesIds) }) : [],
     ]);
+    const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));
     const images = await this.images.payloads(
       [
         ...events.map((event) => event.imageId),
@@ -102,6 +106,7 @@ export class EventPayloadsService {
         firstOrganizerJsonLd: organizerPayloads[0]?.json_ld ?? null,
         categories: categories.get(event.id) ?? [],
         tags: tags.get(event.id) ?? [],
+        seriesRules: event.seriesId !== null ? (rulesOfSeries.get(event.seriesId) ?? null) : null,
       };
       const payload = toEventPayload(event, relations, settings, single && !locked);
       return locked ? redact(payload, EVENT_REDACTIONS) : payload;

@@ -48,6 +48,7 @@ export const WRITE_ORDER = [
   'post_parent',
   'post_password',
   'custom_fields',
+  'recurrence',
 ];
 /** Planned links of an event write, resolved inside its transaction. */
 export interface LinkPlan {

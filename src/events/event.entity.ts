@@ -12,6 +12,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 @Index('IDX_events_venue', ['venueId'])
 @Index('IDX_events_parent', ['parentId'])
 @Index('IDX_events_author', ['authorId'])
+@Index('IDX_events_series', ['seriesId', 'seriesOriginalStart'])
 export class EventEntity extends PublishableEntity {
   @Column({ type: 'varchar', length: 1000 })
   title: string;
@@ -73,6 +74,18 @@ export class EventEntity extends PublishableEntity {
 
   @Column({ name: 'parent_id', type: 'int', nullable: true })
   parentId: number | null;
+
+  /** The series (its main event's id) this event is an occurrence of, the main event included. */
+  @Column({ name: 'series_id', type: 'int', nullable: true })
+  seriesId: number | null;
+
+  /** Wall-clock start the series' rule gave this occurrence; kept when the occurrence moves. */
+  @Column({ name: 'series_original_start', type: 'datetime', nullable: true, transformer: wallTimeTransformer })
+  seriesOriginalStart: string | null;
+
+  /** Edited on its own: regenerating the series and edits of the whole series leave it alone. */
+  @Column({ name: 'series_exception', type: 'boolean', default: false, transformer: booleanTransformer })
+  seriesException: boolean;
 
   /** Values of the operator-defined fields (spec §8.11), keyed by field key. */
   @Column({ name: 'custom_fields', type: 'text', nullable: true, transformer: jsonTextTransformer })

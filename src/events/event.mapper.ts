@@ -27,6 +27,8 @@ export interface EventRelations {
   firstOrganizerJsonLd: JsonLd | null;
   categories: EventTermResponse[];
   tags: EventTermResponse[];
+  /** Rules of the event's series, when it is an occurrence of one. */
+  seriesRules: string[] | null;
 }
 
 export interface EventMapperSettings {
@@ -99,6 +101,15 @@ export function toEventPayload(
     venue: relations.venue ?? [],
     organizer: relations.organizers,
     custom_fields: customFieldsPayload(event.customFields, settings.customFields),
+    recurrence:
+      event.seriesId !== null && relations.seriesRules !== null
+        ? {
+            series_id: event.seriesId,
+            rules: relations.seriesRules,
+            is_main: event.seriesId === event.id,
+            original_start: event.seriesOriginalStart ?? event.startLocal,
+          }
+        : null,
   };
   if (withJsonLd) payload.json_ld = eventJsonLd(event, relations, settings, url);
   return payload;

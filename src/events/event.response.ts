@@ -33,6 +33,26 @@ export class CostDetailsResponse {
   values: string[];
 }
 
+/** The `recurrence` object of an occurrence of a recurring event (extension). */
+@ResponseSchema('EventRecurrence')
+export class EventRecurrenceResponse {
+  @Doc('ID of the series: the ID of its main event.')
+  @ApiProperty({ type: 'integer' })
+  series_id: number;
+
+  @Doc('The recurrence lines of the series (RRULE, RDATE, EXDATE), read in its time zone.')
+  @ApiProperty({ type: 'array', items: { type: 'string' } })
+  rules: string[];
+
+  @Doc('Whether this event is the main event of the series.')
+  @ApiProperty({ type: 'boolean' })
+  is_main: boolean;
+
+  @Doc('The start the rule gave this occurrence, in the time zone of the series; it stays when the occurrence is moved.')
+  @ApiProperty({ type: 'string' })
+  original_start: string;
+}
+
 /** One additional field of an event with a value (spec §8.11). */
 export interface CustomFieldValue {
   label: string;
@@ -46,7 +66,7 @@ const dateDetails = { type: () => DateDetailsResponse };
  * password-protected event shown locked has its texts blanked, its relations and `image` emptied and
  * its flags null (spec §5.6, §8.12).
  */
-@ResponseSchema('Event', ImageResponse, EventTermResponse, VenueResponse, OrganizerResponse)
+@ResponseSchema('Event', ImageResponse, EventTermResponse, VenueResponse, OrganizerResponse, EventRecurrenceResponse)
 export class EventResponse {
   @Doc('Event ID.')
   @ApiProperty({ type: 'integer' })
@@ -187,6 +207,10 @@ export class EventResponse {
   @Doc('Additional fields with a value, or an empty array.')
   @ApiProperty({ oneOf: [{ type: 'object', additionalProperties: true }, EMPTY_ARRAY_SCHEMA] })
   custom_fields: Record<string, CustomFieldValue> | [];
+
+  @Doc('Extension: the series this event is an occurrence of, or null for a single event.')
+  @ApiProperty({ oneOf: [{ $ref: getSchemaPath(EventRecurrenceResponse) }], nullable: true })
+  recurrence: EventRecurrenceResponse | null;
 
   @Doc('schema.org data of the event (single reads only).')
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })

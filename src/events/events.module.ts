@@ -5,6 +5,12 @@ import { CategoriesModule } from '../categories/categories.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { EventSeriesEntity } from './series/event-series.entity.js';
+import { SeriesGenerationService } from './series/series-generation.service.js';
+import { SeriesReadsService } from './series/series-reads.service.js';
+import { SeriesUpdatesService } from './series/series-updates.service.js';
+import { SeriesHorizonJob } from './series/series-horizon.job.js';
+import { SeriesController } from './series/series.controller.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventCalendarController } from './event-calendar.controller.js';
@@ -19,7 +25,7 @@ import { EventsService } from './events.service.js';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity]),
+    TypeOrmModule.forFeature([EventEntity, EventOrganizerEntity, EventSeriesEntity]),
     EventBookkeepingModule,
     VenuesModule,
     OrganizersModule,
@@ -27,8 +33,19 @@ import { EventsService } from './events.service.js';
     TagsModule,
   ],
   // the calendar first: the router must try `events/:id.ics` before `events/:id`
-  controllers: [EventCalendarController, EventsController],
-  providers: [EventCalendarService, EventsService, EventListService, EventReadsService, EventPayloadsService, EventWriteRulesService],
+  controllers: [EventCalendarController, EventsController, SeriesController],
+  providers: [
+    EventCalendarService,
+    EventsService,
+    SeriesGenerationService,
+    SeriesReadsService,
+    SeriesUpdatesService,
+    SeriesHorizonJob,
+    EventListService,
+    EventReadsService,
+    EventPayloadsService,
+    EventWriteRulesService,
+  ],
 })
 export class EventsModule {
   /** The change log keeps event snapshots as a single read shows them to an administrator (webhook payloads). */

@@ -26,6 +26,10 @@ import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTIO
 import { EventWriteRulesService, WRITE_ORDER, type LinkPlan } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
+import { SeriesGenerationService, type SeriesPlan } from './series/series-generation.service.js';
+import { SeriesUpdatesService } from './series/series-updates.service.js';
+import { EventSeriesEntity } from './series/event-series.entity.js';
+import type { EventDates } from './event-dates.js';
 
 /** The terms an event write links, per taxonomy. */
 type TermLinks = Array<{ service: CategoriesService | TagsService; ids: number[] }>;
@@ -45,12 +49,39 @@ export class EventsService {
     private readonly payloads: EventPayloadsService,
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
+    private readonly series: SeriesGenerationService,
+    private readonly seriesUpdates: SeriesUpdatesService,
   ) {}
+
+  /**
+   * What an update does to the event's series, checked before permissions: null when nothing,
+   * `'end'` when `recurrence` is sent empty to a main event, else the starts the (new or kept) rule
+   * gives from the event's resulting dates. An occurrence other than the main event takes no rule.
+   */
+  private async recurrenceOfUpdate(
+    input: UpdateEventDto,
+    current: EventEntity,
+    dates: EventDates | undefined,
+    now: Date,
+    problems: ParamProblems,
+  ): Promise<SeriesPlan | 'end' | null> {
+    const role = current.seriesId === null ? 'single' : current.seriesId === current.id ? 'main' : 'occurrence';
+    if (role === 'occurrence') {
+      if (input.recurrence !== undefined) problems.add('recurrence', 'recurrence_occurrence', { id: current.seriesId ?? 0 });
+      return null;
+    }
+    if (role === 'main' && input.recurrence !== undefined && input.recurrence.length === 0) return 'end';
+    if (role === 'single' && (input.recurrence === undefined || input.recurrence.length === 0)) return null;
+    const lines = input.recurrence ?? (await this.dataSource.getRepository(EventSeriesEntity).findOneByOrFail({ id: current.id })).rules;
+    const resulting = dates ?? { ...current };
+    return this.series.plan(lines, resulting, now, problems) ?? null;
+  }
 
   async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
     const now = new Date();
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(input, null, ctx.user, now, problems);
+    const series = this.series.plan(input.recurrence, dates, now, problems);
     problems.throwIfAny(WRITE_ORDER);
     if (!canCreate('events', ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
@@ -74,6 +105,7 @@ export class EventsService {
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
         let terms: TermLinks = [];
+        if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
         await recordingChanges(manager, 'event', [id], async () => {
           await manager.insert(EventEntity, event);
           await this.linkOrganizers(id, plan, user, manager, true);
@@ -90,6 +122,7 @@ export class EventsService {
           ),
         );
         for (const { service, ids } of terms) await this.insertTermLinks(id, service, ids, manager);
+        if (series) await this.series.start(manager, event, series);
         return id;
       }),
     );
@@ -105,13 +138,9 @@ export class EventsService {
     const target = await this.itemForPermission(ref, 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
     const problems = ParamProblems.from(input);
-    const { dateUtc, dates, plan } = await this.rules.validate(
-      input,
-      target?.kind === 'event' ? target.event : null,
-      ctx.user,
-      now,
-      problems,
-    );
+    const current = target?.kind === 'event' ? target.event : null;
+    const { dateUtc, dates, plan } = await this.rules.validate(input, current, ctx.user, now, problems);
+    const recurrence = current ? await this.recurrenceOfUpdate(input, current, dates, now, problems) : null;
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
     const ifMatch = await this.checkIfMatch(ref, target, ctx);
@@ -120,17 +149,26 @@ export class EventsService {
     const event = ifMatch ?? (await this.reads.requireEvent(ref));
     const user = ctx.user as AuthUser;
     await this.writing('update', () =>
-      this.dataSource.transaction((manager) =>
-        keepingTermCounts(manager, [event.id], async () => {
+      this.dataSource.transaction(async (manager) => {
+        const isMain = event.seriesId === event.id;
+        const occurrences = isMain ? await this.seriesUpdates.occurrenceIds(manager, event.id) : [];
+        await keepingTermCounts(manager, [event.id, ...occurrences], async () => {
           if (ifMatch) await assertUnchanged(manager, ifMatch);
+          const entity = manager.create(EventEntity, { ...event });
           await recordingChanges(manager, 'event', [event.id], async () => {
-            const entity = manager.create(EventEntity, { ...event });
             await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
+            // an occurrence edited on its own is an exception: the series' later edits pass it by
+            if (event.seriesId !== null && !isMain) entity.seriesException = true;
+            if (recurrence && event.seriesId === null)
+              Object.assign(entity, { seriesId: entity.id, seriesOriginalStart: entity.startLocal });
             await manager.save(EventEntity, entity);
             await this.link(entity.id, input, plan, user, manager, false);
           });
-        }),
-      ),
+          if (isMain && recurrence === 'end') await this.seriesUpdates.end(manager, entity, now);
+          else if (isMain) await this.seriesUpdates.passOn(manager, event, entity, recurrence as SeriesPlan, now);
+          else if (recurrence && recurrence !== 'end') await this.series.start(manager, entity, recurrence);
+        });
+      }),
     );
     await this.items.dataChanged();
     const updated = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id });
@@ -148,8 +186,10 @@ export class EventsService {
     const event = ifMatch ?? (await this.reads.requireEvent(ref));
     if (event.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
     await this.writing('delete', () =>
-      this.dataSource.transaction((manager) =>
-        keepingTermCounts(manager, [event.id], async () => {
+      this.dataSource.transaction(async (manager) => {
+        // trashing the main event of a series trashes the whole series
+        const occurrences = event.seriesId === event.id ? await this.seriesUpdates.occurrenceIds(manager, event.id) : [];
+        await keepingTermCounts(manager, [event.id, ...occurrences], async () => {
           if (ifMatch) await assertUnchanged(manager, ifMatch);
           const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
           await recordingChanges(manager, 'event', [event.id], () =>
@@ -159,8 +199,9 @@ export class EventsService {
               { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() },
             ),
           );
-        }),
-      ),
+          if (occurrences.length > 0) await this.seriesUpdates.trashAll(manager, event.id, new Date());
+        });
+      }),
     );
     await this.items.dataChanged();
     const trashed = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id });

@@ -54,6 +54,26 @@ export class ItemsService {
     return id;
   }
 
+  /**
+   * Many ids of one kind at once (the occurrences of a recurring event): one statement per 500,
+   * whose rows get consecutive numbers (SQLite writes alone; MySQL/MariaDB number a multi-row
+   * insert of known length in one go).
+   */
+  async allocateIds(manager: EntityManager, kind: ItemKind, count: number): Promise<number[]> {
+    const ids: number[] = [];
+    const sqlite = manager.connection.driver.options.type === 'better-sqlite3';
+    for (let left = count; left > 0; left -= 500) {
+      const n = Math.min(500, left);
+      const result: unknown = await manager.query(
+        `INSERT INTO item_ids (kind) VALUES ${Array(n).fill('(?)').join(', ')}`,
+        Array(n).fill(kind),
+      );
+      const first = sqlite ? Number(result) - n + 1 : Number((result as { insertId: number }).insertId);
+      for (let i = 0; i < n; i += 1) ids.push(first + i);
+    }
+    return ids;
+  }
+
   async kindOf(id: number): Promise<ItemKind | null> {
     if (!Number.isSafeInteger(id) || id <= 0) return null;
     const row = await this.dataSource.getRepository(ItemIdEntity).findOneBy({ id });

@@ -44,6 +44,7 @@ export const EVENT_KEYS = [
   'venue',
   'organizer',
   'custom_fields',
+  'recurrence',
 ];
 
 export const EMPTY_COST_DETAILS = { currency_symbol: '', currency_code: '', currency_position: '', values: [] };

@@ -46,6 +46,13 @@ export function utcToWall(utcWall: string, zone: string): string {
   return formatWall(epochToWallClock(parseWall(utcWall).toMillis(), toLuxonZone(zone)));
 }
 
+/** The wall time actually stored for a wall time (gap times moved forward) and its UTC wall time, in one pass. */
+export function resolveWall(wall: string, zone: string): { wall: string; utc: string } {
+  const luxonZone = toLuxonZone(zone);
+  const epoch = wallClockToEpoch(parseWall(wall), luxonZone);
+  return { wall: formatWall(epochToWallClock(epoch, luxonZone)), utc: formatUtc(epoch) };
+}
+
 /** The wall time actually stored for a wall time: gap times move forward, others are unchanged. */
 export function normalizeWallAfterGap(wall: string, zone: string): string {
   const luxonZone = toLuxonZone(zone);

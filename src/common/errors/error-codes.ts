@@ -32,6 +32,7 @@ export const ErrorCode = {
   WebhookDeliveryNotFound: 'rest_webhook_delivery_not_found',
   ImportSourceUnusable: 'rest_import_source_unusable',
   ImportRunning: 'rest_import_running',
+  SeriesNotFound: 'rest-series-not-found',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */

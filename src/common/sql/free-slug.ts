@@ -46,3 +46,28 @@ export async function freeSlug(manager: EntityManager, table: string, base: stri
   }
   return slug;
 }
+
+/**
+ * Free slugs for many new items at once whose wished slugs all start with `prefix-` (the
+ * occurrences of a recurring event): one query for all, each wish or its smallest free `-N` form,
+ * none equal to another of the list.
+ */
+export async function freeSlugsUnder(manager: EntityManager, table: string, prefix: string, wishes: string[]): Promise<string[]> {
+  const rows = await manager
+    .createQueryBuilder()
+    .select('t.slug', 'slug')
+    .from(table, 't')
+    .where(`t.slug LIKE :pattern ${LIKE_ESCAPE}`, { pattern: `${escapeLike(prefix)}-%` })
+    .getRawMany<{ slug: string }>();
+  const taken = new Set(rows.map((row) => row.slug));
+  const reservations = attempt.getStore();
+  return wishes.map((wish) => {
+    const slug = nextFreeSlug(wish, (candidate) => taken.has(candidate) || chosen.has(keyOf(table, candidate)));
+    taken.add(slug);
+    if (reservations !== undefined) {
+      chosen.set(keyOf(table, slug), null);
+      reservations.push(keyOf(table, slug));
+    }
+    return slug;
+  });
+}

@@ -7,6 +7,7 @@ import { FeedTokens1764200000000 } from './1764200000000-feed-tokens.js';
 import { ChangeLog1764250000000 } from './1764250000000-change-log.js';
 import { Webhooks1764400000000 } from './1764400000000-webhooks.js';
 import { ImportState1764450000000 } from './1764450000000-import-state.js';
+import { EventSeries1764500000000 } from './1764500000000-event-series.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   ChangeLog1764250000000,
   Webhooks1764400000000,
   ImportState1764450000000,
+  EventSeries1764500000000,
 ];

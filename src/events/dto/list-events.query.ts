@@ -1,6 +1,6 @@
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Invalid, Param } from '../../common/validation/param.js';
-import { boolean, idList, idOrSlugList, integer, lastValue, nullableNumber } from '../../common/validation/parsers.js';
+import { boolean, idList, idOrSlugList, integer, lastValue, nullableNumber, oneOf } from '../../common/validation/parsers.js';
 import { parseStrictDates } from '../../common/dates/list-window.js';
 import { PasswordParam, SearchText, StatusFilter } from '../../items/dto/list-items.query.js';
 import { dateText } from '../../common/validation/parsers.js';
@@ -123,4 +123,8 @@ export class ListEventsQueryDto extends PageQueryDto {
   @Doc('Password that unlocks protected events in the page.')
   @PasswordParam()
   password?: string;
+
+  @Doc('Extension: series to list one item per recurring event, its first occurrence among the matches; total counts that way.')
+  @Param(oneOf(['series'] as const), { schema: { type: 'string', enum: ['series'] } })
+  collapse?: 'series';
 }

@@ -43,6 +43,17 @@ const parentInput = (raw: unknown, param: string): number | null | Invalid => {
   return id instanceof Invalid ? new Invalid({ key: 'unknown_event' }) : id;
 };
 
+/**
+ * `recurrence`: RFC 5545 lines (`RRULE`, `RDATE`, `EXDATE`) as an array, or one line as a string;
+ * `null`, `""` and `[]` mean none. The lines are read against the event's zone by the service.
+ */
+const recurrenceInput = (raw: unknown): string[] | Invalid => {
+  if (raw === null || raw === '') return [];
+  const lines = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(lines) || lines.some((line) => typeof line !== 'string')) return new Invalid({ key: 'recurrence_list' });
+  return lines.length > 100 ? new Invalid({ key: 'too_many_items', args: { max: 100 } }) : (lines as string[]);
+};
+
 /** Fields of an event write (spec §11.2); on update every field is optional and none has a default. */
 @CollectsProblems()
 export class UpdateEventDto implements ItemWriteFields {
@@ -172,6 +183,13 @@ export class UpdateEventDto implements ItemWriteFields {
   @Doc('Values of the additional event fields, by key.', { example: {} })
   @Param(customFieldsInput, { schema: { type: 'object', additionalProperties: { type: 'string' } } })
   custom_fields?: Record<string, string | null>;
+
+  @Doc(
+    'Extension: recurrence of the event, as RFC 5545 lines (`RRULE:`, `RDATE:`, `EXDATE:`) read in the time zone of the event; the event is the first occurrence. An empty list or null ends the recurrence.',
+    { example: ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10'] },
+  )
+  @Param(recurrenceInput, { schema: { type: 'array', items: { type: 'string' }, nullable: true } })
+  recurrence?: string[];
 
   @Doc('Accepted and ignored: the writer sees everything.', { example: '' })
   @Param(text({ max: 255 }), { schema: { type: 'string' } })

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { occurrenceTimes } from '../../common/dates/recurrence-expansion.js';
+import { nowUtcWall } from '../../common/dates/wall-time.js';
+import { formatWall, parseWall } from '../../common/dates/wall-clock.js';
+import { recordingChanges } from '../../changes/change-recording.js';
+import { ItemsService } from '../../items/items.service.js';
+import { EventEntity } from '../event.entity.js';
+import { EventSeriesEntity } from './event-series.entity.js';
+import { SeriesGenerationService, type SeriesPlan } from './series-generation.service.js';
+
+/** Properties of the main event an occurrence does not take over: its identity, dates, place in the series, status and relations. */
+const OWN_COLUMNS = new Set([
+  'venue',
+  'categories',
+  'tags',
+  'id',
+  'slug',
+  'startLocal',
+  'endLocal',
+  'startUtc',
+  'endUtc',
+  'parentId',
+  'seriesId',
+  'seriesOriginalStart',
+  'seriesException',
+  'status',
+  'preTrashStatus',
+]);
+
+/** Writes to a whole series (scope `all`): edits of the main event passed on, rule changes, the end of a series, its trash. */
+@Injectable()
+export class SeriesUpdatesService {
+  constructor(
+    private readonly items: ItemsService,
+    private readonly generation: SeriesGenerationService,
+  ) {}
+
+  /** Ids of a series' occurrences (not the main event), trashed ones included. */
+  async occurrenceIds(manager: EntityManager, mainId: number): Promise<number[]> {
+    const rows = await manager
+      .getRepository(EventEntity)
+      .createQueryBuilder('e')
+      .select('e.id', 'id')
+      .where('e.series_id = :mainId AND e.id <> :mainId', { mainId })
+      .getRawMany<{ id: number | string }>();
+    return rows.map((row) => Number(row.id));
+  }
+
+  /**
+   * After the main event of a series was updated (in the same transaction): the rule regenerated
+   * (occurrences whose start the rule still gives keep their ids, vanished ones are trashed, new
+   * starts become new occurrences) and every occurrence not edited on its own takes the main event's
+   * fields. A start that moved with the main event (it now starts later or earlier) moves the whole
+   * series, so the occurrences keep their ids. Returns the ids of new occurrences.
+   */
+  async passOn(manager: EntityManager, before: EventEntity, main: EventEntity, plan: SeriesPlan, now: Date): Promise<number[]> {
+    const shift = parseWall(main.startLocal).toMillis() - parseWall(before.startLocal).toMillis();
+    const moved = (wall: string) => formatWall(parseWall(wall).plus({ milliseconds: shift }));
+    const wanted = new Set(plan.starts.slice(1));
+    const ids = await this.occurrenceIds(manager, main.id);
+    const existing = ids.length > 0 ? await manager.findBy(EventEntity, { id: In(ids) }) : [];
+    const covered = new Set<string>();
+    const passedOn: number[] = [];
+    const stamp = nowUtcWall(now);
+    await recordingChanges(
+      manager,
+      'event',
+      existing.map((event) => event.id),
+      async () => {
+        for (const event of existing) {
+          const start = moved(event.seriesOriginalStart ?? event.startLocal);
+          if (!wanted.has(start) || covered.has(start)) {
+            if (event.status !== 'trash') await this.trash(manager, event, stamp);
+            continue;
+          }
+          covered.add(start);
+          if (event.status === 'trash') continue; // a deleted occurrence stays deleted
+          if (event.seriesException) {
+            if (start !== event.seriesOriginalStart) await manager.update(EventEntity, { id: event.id }, { seriesOriginalStart: start });
+            continue;
+          }
+          const fields = Object.fromEntries(Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined));
+          const status = main.status === 'trash' ? event.status : main.status;
+          await manager.update(
+            EventEntity,
+            { id: event.id },
+            { ...fields, status, ...occurrenceTimes(start, main), seriesOriginalStart: start, modifiedUtc: stamp },
+          );
+          passedOn.push(event.id);
+        }
+        await this.generation.copyLinks(manager, main.id, passedOn, true);
+      },
+    );
+    const missing = plan.starts.slice(1).filter((start) => !covered.has(start));
+    const added = await this.generation.addOccurrences(manager, main, missing);
+    await manager.update(
+      EventSeriesEntity,
+      { id: main.id },
+      {
+        rules: plan.lines,
+        timezone: main.timezone,
+        generatedThrough: plan.throughWall,
+        generatedCount: covered.size + added.length + 1,
+        complete: plan.complete,
+        modifiedUtc: stamp,
+      },
+    );
+    return added;
+  }
+
+  /**
+   * Ends a series (`recurrence` sent empty): occurrences still to come are trashed, past ones stay
+   * as single events, and the main event is a single event again.
+   */
+  async end(manager: EntityManager, main: EventEntity, now: Date): Promise<void> {
+    const ids = await this.occurrenceIds(manager, main.id);
+    const stamp = nowUtcWall(now);
+    const occurrences = ids.length > 0 ? await manager.findBy(EventEntity, { id: In(ids) }) : [];
+    const single = { seriesId: null, seriesOriginalStart: null, seriesException: false };
+    await recordingChanges(manager, 'event', ids, async () => {
+      for (const event of occurrences) {
+        if (event.startUtc > stamp && event.status !== 'trash') await this.trash(manager, event, stamp);
+      }
+      if (ids.length > 0) await manager.update(EventEntity, { id: In(ids) }, single);
+    });
+    await manager.update(EventEntity, { id: main.id }, single);
+    await manager.delete(EventSeriesEntity, { id: main.id });
+  }
+
+  /** Trashing the main event trashes the whole series, occurrences edited on their own included. */
+  async trashAll(manager: EntityManager, mainId: number, now: Date): Promise<void> {
+    const ids = await this.occurrenceIds(manager, mainId);
+    if (ids.length === 0) return;
+    const stamp = nowUtcWall(now);
+    const live = (await manager.findBy(EventEntity, { id: In(ids) })).filter((event) => event.status !== 'trash');
+    await recordingChanges(
+      manager,
+      'event',
+      live.map((event) => event.id),
+      async () => {
+        for (const event of live) await this.trash(manager, event, stamp);
+      },
+    );
+  }
+
+  private async trash(manager: EntityManager, event: EventEntity, stamp: string): Promise<void> {
+    const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
+    await manager.update(EventEntity, { id: event.id }, { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: stamp });
+  }
+}
