@@ -21,6 +21,7 @@ import { EventListService } from './event-list.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { EventWriteRulesService } from './event-write-rules.service.js';
+import { EventLinksService } from './event-links.service.js';
 import { EventsService } from './events.service.js';
 
 @Module({
@@ -37,6 +38,7 @@ import { EventsService } from './events.service.js';
   providers: [
     EventCalendarService,
     EventsService,
+    EventLinksService,
     SeriesGenerationService,
     SeriesReadsService,
     SeriesUpdatesService,

@@ -11,28 +11,23 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
-import { CategoriesService } from '../categories/categories.service.js';
 import { recordingChanges } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
-import { TagsService } from '../tags/tags.service.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
-import { EventOrganizerEntity } from './event-organizer.entity.js';
+import { EventLinksService, type TermLinks } from './event-links.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTION } from './event-term-counts.js';
-import { EventWriteRulesService, WRITE_ORDER, type LinkPlan } from './event-write-rules.service.js';
+import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
 import { SeriesGenerationService, type SeriesPlan } from './series/series-generation.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventDates } from './event-dates.js';
-
-/** The terms an event write links, per taxonomy. */
-type TermLinks = Array<{ service: CategoriesService | TagsService; ids: number[] }>;
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
@@ -47,8 +42,7 @@ export class EventsService {
     private readonly rules: EventWriteRulesService,
     private readonly reads: EventReadsService,
     private readonly payloads: EventPayloadsService,
-    private readonly categories: CategoriesService,
-    private readonly tags: TagsService,
+    private readonly links: EventLinksService,
     private readonly series: SeriesGenerationService,
     private readonly seriesUpdates: SeriesUpdatesService,
   ) {}
@@ -108,8 +102,8 @@ export class EventsService {
         if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
         await recordingChanges(manager, 'event', [id], async () => {
           await manager.insert(EventEntity, event);
-          await this.linkOrganizers(id, plan, user, manager, true);
-          terms = await this.resolveTerms(input, manager);
+          await this.links.linkOrganizers(id, plan, user, manager, true);
+          terms = await this.links.resolveTerms(input, manager);
         });
         // Last, so that the terms stay locked only until the commit: the counts first (their row
         // locks also serve the links' foreign-key checks, see `lockForLinking`), then the links.
@@ -121,7 +115,7 @@ export class EventsService {
             terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids })),
           ),
         );
-        for (const { service, ids } of terms) await this.insertTermLinks(id, service, ids, manager);
+        for (const { service, ids } of terms) await this.links.insertTermLinks(id, service, ids, manager);
         if (series) await this.series.start(manager, event, series);
         return id;
       }),
@@ -162,7 +156,7 @@ export class EventsService {
             if (recurrence && event.seriesId === null)
               Object.assign(entity, { seriesId: entity.id, seriesOriginalStart: entity.startLocal });
             await manager.save(EventEntity, entity);
-            await this.link(entity.id, input, plan, user, manager, false);
+            await this.links.link(entity.id, input, plan, user, manager, false);
           });
           if (isMain && recurrence === 'end') await this.seriesUpdates.end(manager, entity, now);
           else if (isMain) await this.seriesUpdates.passOn(manager, event, entity, recurrence as SeriesPlan, now);
@@ -265,72 +259,6 @@ export class EventsService {
   private assertMayWrite(target: Awaited<ReturnType<EventsService['itemForPermission']>>, user: AuthUser | null): void {
     const allowed = target === null ? canCreate('events', user) : canWriteItem(user, target.kind === 'event' ? target.event : target.item);
     if (!allowed) throw ApiError.forbidden(user !== null);
-  }
-
-  /** Organizers and terms of the event; a list sent replaces the previous one. */
-  private async link(
-    eventId: number,
-    input: UpdateEventDto,
-    plan: LinkPlan,
-    user: AuthUser,
-    manager: EntityManager,
-    isCreate: boolean,
-  ): Promise<void> {
-    await this.linkOrganizers(eventId, plan, user, manager, isCreate);
-    for (const [refs, service] of [
-      [input.categories, this.categories],
-      [input.tags, this.tags],
-    ] as const) {
-      if (refs === undefined) continue;
-      const ids = await service.resolveEventRefs(manager, refs);
-      await service.lockForLinking(manager, ids);
-      const { joinTable } = service.definition;
-      if (!isCreate) await manager.createQueryBuilder().delete().from(joinTable).where('event_id = :eventId', { eventId }).execute();
-      await this.insertTermLinks(eventId, service, ids, manager);
-    }
-  }
-
-  private async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<void> {
-    if (!plan.organizers) return;
-    const ids: number[] = [];
-    for (const resolve of plan.organizers) {
-      const id = await resolve(manager, user);
-      if (!ids.includes(id)) ids.push(id);
-    }
-    if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
-    if (ids.length > 0)
-      await manager.insert(
-        EventOrganizerEntity,
-        ids.map((organizerId, position) => ({ eventId, organizerId, position })),
-      );
-  }
-
-  /** The terms a new event names, per taxonomy (terms named but unknown are created). */
-  private async resolveTerms(input: UpdateEventDto, manager: EntityManager): Promise<TermLinks> {
-    const terms: TermLinks = [];
-    for (const [refs, service] of [
-      [input.categories, this.categories],
-      [input.tags, this.tags],
-    ] as const) {
-      if (refs !== undefined) terms.push({ service, ids: await service.resolveEventRefs(manager, refs) });
-    }
-    return terms;
-  }
-
-  private async insertTermLinks(
-    eventId: number,
-    service: CategoriesService | TagsService,
-    ids: number[],
-    manager: EntityManager,
-  ): Promise<void> {
-    if (ids.length === 0) return;
-    const { joinTable, joinColumn } = service.definition;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(joinTable)
-      .values(ids.map((termId) => ({ event_id: eventId, [joinColumn]: termId })))
-      .execute();
   }
 
   /** Storage failures of writes are 500 with the operation's own code (spec §12.2); lost races are retried. */

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../common/http/request-context.js';
+import { CategoriesService } from '../categories/categories.service.js';
+import { TagsService } from '../tags/tags.service.js';
+import type { UpdateEventDto } from './dto/update-event.dto.js';
+import { EventOrganizerEntity } from './event-organizer.entity.js';
+import type { LinkPlan } from './event-write-rules.service.js';
+
+/** The terms an event write links, per taxonomy. */
+export type TermLinks = Array<{ service: CategoriesService | TagsService; ids: number[] }>;
+
+/** The links of an event write: its organizers in order, its categories and tags (inside the write's transaction). */
+@Injectable()
+export class EventLinksService {
+  constructor(
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+  ) {}
+
+  /** Organizers and terms of the event; a list sent replaces the previous one. */
+  async link(
+    eventId: number,
+    input: UpdateEventDto,
+    plan: LinkPlan,
+    user: AuthUser,
+    manager: EntityManager,
+    isCreate: boolean,
+  ): Promise<void> {
+    await this.linkOrganizers(eventId, plan, user, manager, isCreate);
+    for (const [refs, service] of [
+      [input.categories, this.categories],
+      [input.tags, this.tags],
+    ] as const) {
+      if (refs === undefined) continue;
+      const ids = await service.resolveEventRefs(manager, refs);
+      await service.lockForLinking(manager, ids);
+      const { joinTable } = service.definition;
+      if (!isCreate) await manager.createQueryBuilder().delete().from(joinTable).where('event_id = :eventId', { eventId }).execute();
+      await this.insertTermLinks(eventId, service, ids, manager);
+    }
+  }
+
+  async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<void> {
+    if (!plan.organizers) return;
+    const ids: number[] = [];
+    for (const resolve of plan.organizers) {
+      const id = await resolve(manager, user);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
+    if (ids.length > 0)
+      await manager.insert(
+        EventOrganizerEntity,
+        ids.map((organizerId, position) => ({ eventId, organizerId, position })),
+      );
+  }
+
+  /** The terms a new event names, per taxonomy (terms named but unknown are created). */
+  async resolveTerms(input: UpdateEventDto, manager: EntityManager): Promise<TermLinks> {
+    const terms: TermLinks = [];
+    for (const [refs, service] of [
+      [input.categories, this.categories],
+      [input.tags, this.tags],
+    ] as const) {
+      if (refs !== undefined) terms.push({ service, ids: await service.resolveEventRefs(manager, refs) });
+    }
+    return terms;
+  }
+
+  async insertTermLinks(eventId: number, service: CategoriesService | TagsService, ids: number[], manager: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
+    const { joinTable, joinColumn } = service.definition;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(joinTable)
+      .values(ids.map((termId) => ({ event_id: eventId, [joinColumn]: termId })))
+      .execute();
+  }
+}
