@@ -39,6 +39,9 @@ describe('stored term counts', () => {
     return res.body.id;
   };
 
+  /** Highest count any agreement check saw: the checks must not all have been about zeros. */
+  let highestCount = 0;
+
   /** Every term's count as the API shows it equals a recount of the links of published events. */
   async function expectCountsAgree(): Promise<void> {
     for (const { resource, links, column } of TAXONOMIES) {
@@ -49,6 +52,7 @@ describe('stored term counts', () => {
         `SELECT t.id AS id, (SELECT COUNT(*) FROM ${links} l JOIN events e ON e.id = l.event_id WHERE l.${column} = t.id AND e.status = 'publish') AS n FROM ${resource} t`,
       );
       expect(shown).toEqual(Object.fromEntries(rows.map((row) => [Number(row.id), Number(row.n)])));
+      highestCount = Math.max(highestCount, ...rows.map((row) => Number(row.n)));
     }
   }
 
@@ -110,9 +114,9 @@ describe('stored term counts', () => {
       { seed: FC_SEED, numRuns: 30 },
     );
     expect(applied).toBeGreaterThan(30);
-    // The sequences left published events behind, so the agreement above was not about zeros only.
-    const shown = await t.http().get(`${API}/categories?hide_empty=false&per_page=100`);
-    expect(shown.body.categories.some((term: { count: number }) => term.count > 0)).toBe(true);
+    // Some checks along the way saw terms of published events, so the agreement was not about zeros
+    // only (the last state may have none: a sequence can unpublish or strip every event).
+    expect(highestCount).toBeGreaterThan(0);
   }, 120_000);
 
   it('follow concurrent writers on the same events and terms', async () => {
