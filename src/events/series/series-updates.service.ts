@@ -24,6 +24,7 @@ const OWN_COLUMNS = new Set([
   'seriesId',
   'seriesOriginalStart',
   'seriesException',
+  'seriesTrashed',
   'status',
   'preTrashStatus',
 ]);
@@ -63,12 +64,15 @@ export class SeriesUpdatesService {
     const covered = new Set<string>();
     const passedOn: number[] = [];
     const stamp = nowUtcWall(now);
+    const restoring = before.status === 'trash' && main.status !== 'trash';
     await recordingChanges(
       manager,
       'event',
       existing.map((event) => event.id),
       async () => {
         for (const event of existing) {
+          // restoring the main event restores the occurrences trashed with it
+          if (restoring && event.status === 'trash' && event.seriesTrashed) await this.restore(manager, event, main, stamp);
           const start = moved(event.seriesOriginalStart ?? event.startLocal);
           if (!wanted.has(start) || covered.has(start)) {
             if (event.status !== 'trash') await this.trash(manager, event, stamp);
@@ -113,14 +117,14 @@ export class SeriesUpdatesService {
    * Ends a series (`recurrence` sent empty): occurrences still to come are trashed, past ones stay
    * as single events, and the main event is a single event again.
    */
-  async end(manager: EntityManager, main: EventEntity, now: Date): Promise<void> {
+  async end(manager: EntityManager, main: EventEntity, now: Date, trashFuture = true): Promise<void> {
     const ids = await this.occurrenceIds(manager, main.id);
     const stamp = nowUtcWall(now);
     const occurrences = ids.length > 0 ? await manager.findBy(EventEntity, { id: In(ids) }) : [];
     const single = { seriesId: null, seriesOriginalStart: null, seriesException: false };
     await recordingChanges(manager, 'event', ids, async () => {
       for (const event of occurrences) {
-        if (event.startUtc > stamp && event.status !== 'trash') await this.trash(manager, event, stamp);
+        if (trashFuture && event.startUtc > stamp && event.status !== 'trash') await this.trash(manager, event, stamp);
       }
       if (ids.length > 0) await manager.update(EventEntity, { id: In(ids) }, single);
     });
@@ -139,13 +143,60 @@ export class SeriesUpdatesService {
       'event',
       live.map((event) => event.id),
       async () => {
+        for (const event of live) await this.trash(manager, event, stamp, true);
+      },
+    );
+  }
+
+  /**
+   * A series cut short (its later occurrences split off or deleted): the rule as `plan` now gives
+   * it. A plan of null (no start left besides the main event's) makes the main event and the
+   * occurrences left single events.
+   */
+  async truncate(manager: EntityManager, main: EventEntity, plan: SeriesPlan | null, now: Date): Promise<void> {
+    if (plan === null) return this.end(manager, main, now, false);
+    const left = await manager.countBy(EventEntity, { seriesId: main.id });
+    await manager.update(
+      EventSeriesEntity,
+      { id: main.id },
+      {
+        rules: plan.lines,
+        generatedThrough: plan.throughWall,
+        generatedCount: left,
+        complete: plan.complete,
+        modifiedUtc: nowUtcWall(now),
+      },
+    );
+  }
+
+  /** Trashes events (not yet in the trash) on their own, logged. */
+  async trashEvents(manager: EntityManager, events: EventEntity[], now: Date): Promise<void> {
+    const stamp = nowUtcWall(now);
+    const live = events.filter((event) => event.status !== 'trash');
+    await recordingChanges(
+      manager,
+      'event',
+      live.map((event) => event.id),
+      async () => {
         for (const event of live) await this.trash(manager, event, stamp);
       },
     );
   }
 
-  private async trash(manager: EntityManager, event: EventEntity, stamp: string): Promise<void> {
+  private async trash(manager: EntityManager, event: EventEntity, stamp: string, withSeries = false): Promise<void> {
     const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
-    await manager.update(EventEntity, { id: event.id }, { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: stamp });
+    await manager.update(
+      EventEntity,
+      { id: event.id },
+      { status: 'trash', preTrashStatus: event.status, slug, seriesTrashed: withSeries, modifiedUtc: stamp },
+    );
+  }
+
+  /** An occurrence trashed with its main event, back: the main event's status (an exception its own), its slug back. */
+  private async restore(manager: EntityManager, event: EventEntity, main: EventEntity, stamp: string): Promise<void> {
+    const status = event.seriesException ? (event.preTrashStatus ?? 'draft') : main.status;
+    const slug = await this.items.restoredSlug(manager, 'events', event.slug, event.id);
+    await manager.update(EventEntity, { id: event.id }, { status, preTrashStatus: null, slug, seriesTrashed: false, modifiedUtc: stamp });
+    Object.assign(event, { status, slug, preTrashStatus: null, seriesTrashed: false });
   }
 }
