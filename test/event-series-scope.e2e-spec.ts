@@ -233,6 +233,40 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
       expect((await members(mainId)).map((event) => event.start_date)).toEqual(['2031-01-06 10:00:00', '2031-01-13 10:00:00']);
     });
 
+    it('logs every event of a split in the change feed', async () => {
+      const mainId = await weekly('Logged Split');
+      const before = await members(mainId);
+      const since = (await t.http().get(`${API}/changes?since=now`).set('Authorization', ADMIN_AUTH)).body.next_cursor as string;
+      expect((await update(before[2].id, { title: 'Logged Split II' }, '?recurrence_scope=following')).status).toBe(200);
+      const feed = await t.http().get(`${API}/changes?since=${since}&per_page=100`).set('Authorization', ADMIN_AUTH);
+      const changed = new Set((feed.body.changes as Array<{ id: number; type: string }>).map((change) => change.id));
+      for (const event of before.slice(2)) expect(changed.has(event.id)).toBe(true);
+    });
+
+    it('ends the new half at once with an empty recurrence: the occurrence single, later ones trashed', async () => {
+      const mainId = await weekly('Empty Following');
+      const before = await members(mainId);
+      const res = await update(before[3].id, { recurrence: [], recurrence_scope: 'following' });
+      expect(res.status).toBe(200);
+      expect(res.body.recurrence).toBeNull();
+      expect((await members(mainId)).map((event) => event.id)).toEqual(before.slice(0, 3).map((event) => event.id));
+      for (const event of before.slice(4)) expect(await status(event.id)).toBe('trash');
+      expect((await t.http().get(`${API}/series/${before[3].id}`)).status).toBe(404);
+    });
+
+    it('checks If-Match on the addressed occurrence', async () => {
+      const mainId = await weekly('Conditional Split');
+      const [, second] = await members(mainId);
+      const res = await t
+        .http()
+        .post(`${API}/events/${second.id}?recurrence_scope=following`)
+        .set('Authorization', ADMIN_AUTH)
+        .set('If-Match', '"stale"')
+        .send({ title: 'Never' });
+      expect(res.status).toBe(412);
+      expect((await t.http().get(`${API}/series/${mainId}`)).body.rules).toEqual(['RRULE:FREQ=WEEKLY;COUNT=6']);
+    });
+
     it('deletes this and the later occurrences with scope following, the rule ending before it', async () => {
       const mainId = await weekly('Delete Following');
       const before = await members(mainId);
