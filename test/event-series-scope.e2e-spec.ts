@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { ADMIN_AUTH } from './support/events.js';
 import { API, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -108,6 +109,46 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
       // a later edit of the whole series still expands the rule from the series' start
       expect((await update(mainId, { cost: '5' })).status).toBe(200);
       expect((await members(mainId)).map((event) => event.start_date)).toEqual(after.map((event) => event.start_date));
+    });
+
+    it('writes the rule of a series whose main event was edited alone from the series start, the main event as an exception', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/events`)
+        .set('Authorization', ADMIN_AUTH)
+        .send({
+          title: 'Tide Talk',
+          timezone: 'Europe/Berlin',
+          start_date: '2031-05-05 18:00:00',
+          end_date: '2031-05-05 19:00:00',
+          recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+        });
+      const mainId = res.body.id as number;
+      const moved = await update(
+        mainId,
+        { title: 'Tide Talk (opening)', start_date: '2031-05-06 20:00:00', end_date: '2031-05-06 22:00:00' },
+        '?recurrence_scope=this',
+      );
+      expect(moved.status).toBe(200);
+      const ics = await t.http().get(`${API}/events.ics?search=tide+talk&start_date=2031-05-01&end_date=2031-06-30`);
+      expect(ics.status).toBe(200);
+      const calendar = new ICAL.Component(ICAL.parse(ics.text));
+      ICAL.TimezoneService.reset();
+      for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
+      const [master, ...exceptions] = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+      expect(exceptions).toHaveLength(1);
+      master.relateException(exceptions[0]);
+      const shown: string[] = [];
+      const iterator = master.iterator();
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        const details = master.getOccurrenceDetails(next);
+        shown.push(`${details.startDate.toJSDate().toISOString()} ${details.endDate.toJSDate().toISOString()} ${details.item.summary}`);
+      }
+      expect(shown).toEqual([
+        '2031-05-06T18:00:00.000Z 2031-05-06T20:00:00.000Z Tide Talk (opening)',
+        '2031-05-12T16:00:00.000Z 2031-05-12T17:00:00.000Z Tide Talk',
+        '2031-05-19T16:00:00.000Z 2031-05-19T17:00:00.000Z Tide Talk',
+      ]);
     });
 
     it('refuses a rule with scope this on the main event, and deleting the main event alone', async () => {
