@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { ADMIN_AUTH } from './support/events.js';
-import { API, startTestApp, type TestApp } from './support/test-app.js';
+import { API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 interface Occurrence {
   id: number;
@@ -74,6 +74,23 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
         expect(Object.keys(res.body.data.params)).toEqual(['recurrence_scope']);
       }
       expect((await read(mainId)).title).toBe('Bad Scope');
+    });
+
+    it('documents recurrence_scope in /doc on every update and delete route, translated', async () => {
+      for (const prefix of ['', '/de']) {
+        const doc = await t.http().get(`${prefix}${API}/doc`);
+        expect(doc.status).toBe(200);
+        for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
+          for (const method of ['post', 'put', 'patch', 'delete']) {
+            const operation = doc.body.paths[path][method] as { parameters: Array<{ name: string; in: string; description: string }> };
+            const param = operation.parameters.find((candidate) => candidate.name === 'recurrence_scope');
+            expect(param).toMatchObject({ in: 'query' });
+            expect(param?.description.startsWith(prefix === '' ? 'Extension: which occurrences' : 'Erweiterung: welche Termine')).toBe(
+              true,
+            );
+          }
+        }
+      }
     });
 
     it('accepts and ignores the scope on a single event', async () => {
@@ -210,6 +227,49 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
       // trashed on its own before: stays in the trash
       expect(await status(alone.id)).toBe('trash');
     });
+  });
+
+  it('keeps the term counts through scoped deletes, splits and restores', async () => {
+    const created = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', ADMIN_AUTH)
+      .send({
+        title: 'Counted Series',
+        timezone: 'UTC',
+        start_date: '2031-04-07 10:00:00',
+        end_date: '2031-04-07 11:00:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+        categories: ['Scope Counted'],
+      });
+    const mainId = created.body.id as number;
+    const count = async () =>
+      (await t.http().get(`${API}/categories?hide_empty=0&search=Scope+Counted`)).body.categories[0].count as number;
+    expect(await count()).toBe(6);
+    const before = await members(mainId);
+    expect((await remove(before[1].id, '?recurrence_scope=all')).status).toBe(200);
+    expect(await count()).toBe(0);
+    expect((await update(mainId, { status: 'publish' })).status).toBe(200);
+    expect(await count()).toBe(6);
+    expect((await remove(before[4].id, '?recurrence_scope=following')).status).toBe(200);
+    expect(await count()).toBe(4);
+    expect((await update(before[2].id, { title: 'Counted Series II' }, '?recurrence_scope=following')).status).toBe(200);
+    expect(await count()).toBe(4);
+  });
+
+  it('needs the permissions of the main event for all and following, those of the occurrence for this', async () => {
+    const author = await t.user('author');
+    const mainId = await weekly('Shared Series');
+    const [, , third] = await members(mainId);
+    // the occurrence handed to the author on its own
+    expect((await update(third.id, { author: author.id })).status).toBe(200);
+    const asAuthor = (query: string) =>
+      t.http().post(`${API}/events/${third.id}${query}`).set('Authorization', basic(author)).send({ title: 'Mine' });
+    expect((await asAuthor('?recurrence_scope=all')).status).toBe(403);
+    expect((await asAuthor('?recurrence_scope=following')).status).toBe(403);
+    expect((await t.http().delete(`${API}/events/${third.id}?recurrence_scope=all`).set('Authorization', basic(author))).status).toBe(403);
+    expect((await members(mainId)).map((event) => event.title)).not.toContain('Mine');
+    expect((await asAuthor('')).status).toBe(200);
   });
 
   describe('scope following', () => {
