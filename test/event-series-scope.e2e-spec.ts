@@ -368,6 +368,20 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
       expect((await t.http().get(`${API}/series/${mainId}`)).body.rules).toEqual(['RRULE:FREQ=WEEKLY;COUNT=6']);
     });
 
+    it('splits at an occurrence moved on its own without moving the later ones', async () => {
+      const mainId = await weekly('Moved Split', 'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=6');
+      const before = await members(mainId);
+      expect((await update(before[2].id, { start_date: '2031-01-21 10:00:00', end_date: '2031-01-21 11:00:00' })).status).toBe(200);
+      const res = await update(before[2].id, { title: 'Moved Split II' }, '?recurrence_scope=following');
+      expect(res.status).toBe(200);
+      expect(res.body.recurrence).toMatchObject({ series_id: before[2].id, is_main: true, original_start: '2031-01-20 10:00:00' });
+      const moved = await members(before[2].id);
+      expect(moved.map((event) => [event.id, event.title, event.start_date])).toEqual([
+        [before[2].id, 'Moved Split II', '2031-01-21 10:00:00'],
+        ...before.slice(3).map((event) => [event.id, 'Moved Split II', event.start_date]),
+      ]);
+    });
+
     it('deletes this and the later occurrences with scope following, the rule ending before it', async () => {
       const mainId = await weekly('Delete Following');
       const before = await members(mainId);

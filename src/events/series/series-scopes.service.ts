@@ -24,7 +24,15 @@ export type SeriesEdit =
   /** The whole series, edited through its main event (`dates`: the main event's). */
   | { kind: 'all'; main: EventEntity; dates: EventDates | undefined; recurrence: SeriesPlan | 'end' }
   /** This occurrence and the later ones: a new series split off at the occurrence's original start. */
-  | { kind: 'following'; main: EventEntity; splitWall: string; old: SeriesPlan | null; fresh: SeriesPlan | null };
+  | {
+      kind: 'following';
+      main: EventEntity;
+      splitWall: string;
+      /** The occurrence keeps a start it was moved to on its own: it is the new series' main event as an exception. */
+      keepsMove: boolean;
+      old: SeriesPlan | null;
+      fresh: SeriesPlan | null;
+    };
 
 /** The occurrences a delete reaches. */
 export type SeriesDelete =
@@ -87,8 +95,11 @@ export class SeriesScopesService {
     }
     const splitWall = current.seriesOriginalStart ?? current.startLocal;
     const halves = splitRecurrenceLines(rules, main.timezone, seriesStartOf(main), splitWall);
-    const fresh = this.generation.plan(input.recurrence ?? halves.after, dates ?? current, now, problems) ?? null;
-    return { kind: 'following', main, splitWall, old: this.oldHalf(halves.before, main, now), fresh };
+    // an occurrence moved on its own before, its dates not edited now: the new series starts where the old rule put it
+    const keepsMove = dates === undefined && current.startLocal !== splitWall;
+    const start = keepsMove ? withUtc({ ...current, startLocal: splitWall }) : (dates ?? current);
+    const fresh = this.generation.plan(input.recurrence ?? halves.after, start, now, problems) ?? null;
+    return { kind: 'following', main, splitWall, keepsMove, old: this.oldHalf(halves.before, main, now), fresh };
   }
 
   /** What a delete reaches (its scope checked before permissions). */
@@ -120,7 +131,12 @@ export class SeriesScopesService {
     if (edit.kind === 'all' && previous.seriesOriginalStart !== null)
       entity.seriesOriginalStart = shifted(previous.seriesOriginalStart, previous.startLocal, entity.startLocal);
     if (edit.kind === 'following') {
-      Object.assign(entity, { seriesId: entity.id, seriesOriginalStart: entity.startLocal, seriesException: false, seriesTrashed: false });
+      Object.assign(entity, {
+        seriesId: entity.id,
+        seriesOriginalStart: edit.keepsMove ? edit.splitWall : entity.startLocal,
+        seriesException: edit.keepsMove,
+        seriesTrashed: false,
+      });
       if (input.post_parent === undefined) entity.parentId = null;
     }
   }
@@ -188,7 +204,7 @@ export class SeriesScopesService {
     });
     if (edit.fresh) {
       await this.generation.insertSeries(manager, entity, edit.fresh);
-      const before = manager.create(EventEntity, { ...previous, startLocal: edit.splitWall });
+      const before = manager.create(EventEntity, { ...previous, startLocal: edit.keepsMove ? entity.startLocal : edit.splitWall });
       await this.updates.passOn(manager, before, entity, edit.fresh, now);
     } else {
       await this.updates.end(manager, entity, now);
