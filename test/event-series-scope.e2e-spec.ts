@@ -123,9 +123,14 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
         ...before.slice(1).map((event) => [event.id, 'Main Alone', event.start_date]),
       ]);
       expect((await t.http().get(`${API}/series/${mainId}`)).body.exceptions_total).toBe(1);
-      // a later edit of the whole series still expands the rule from the series' start
+      // a later edit of the whole series still expands the rule from the series' start, and passes on only what it changed
       expect((await update(mainId, { cost: '5' })).status).toBe(200);
-      expect((await members(mainId)).map((event) => event.start_date)).toEqual(after.map((event) => event.start_date));
+      const later = await members(mainId);
+      expect(later.map((event) => event.start_date)).toEqual(after.map((event) => event.start_date));
+      expect(later.map((event) => [event.title, (event as unknown as { cost: string }).cost])).toEqual([
+        ['Main Moved', '$5'],
+        ...before.slice(1).map(() => ['Main Alone', '$5']),
+      ]);
     });
 
     it('writes the rule of a series whose main event was edited alone from the series start, the main event as an exception', async () => {
@@ -368,17 +373,18 @@ describe('recurring events: recurrence_scope on updates and deletes', () => {
       expect((await t.http().get(`${API}/series/${mainId}`)).body.rules).toEqual(['RRULE:FREQ=WEEKLY;COUNT=6']);
     });
 
-    it('splits at an occurrence moved on its own without moving the later ones', async () => {
+    it('splits at an occurrence moved on its own without moving the later ones, passing on only the edit', async () => {
       const mainId = await weekly('Moved Split', 'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=6');
       const before = await members(mainId);
-      expect((await update(before[2].id, { start_date: '2031-01-21 10:00:00', end_date: '2031-01-21 11:00:00' })).status).toBe(200);
-      const res = await update(before[2].id, { title: 'Moved Split II' }, '?recurrence_scope=following');
+      const own = { title: 'Moved Split (late)', start_date: '2031-01-21 10:00:00', end_date: '2031-01-21 11:00:00' };
+      expect((await update(before[2].id, own)).status).toBe(200);
+      const res = await update(before[2].id, { cost: '7' }, '?recurrence_scope=following');
       expect(res.status).toBe(200);
       expect(res.body.recurrence).toMatchObject({ series_id: before[2].id, is_main: true, original_start: '2031-01-20 10:00:00' });
-      const moved = await members(before[2].id);
-      expect(moved.map((event) => [event.id, event.title, event.start_date])).toEqual([
-        [before[2].id, 'Moved Split II', '2031-01-21 10:00:00'],
-        ...before.slice(3).map((event) => [event.id, 'Moved Split II', event.start_date]),
+      const moved = (await members(before[2].id)) as Array<Occurrence & { cost: string }>;
+      expect(moved.map((event) => [event.id, event.title, event.cost, event.start_date])).toEqual([
+        [before[2].id, 'Moved Split (late)', '$7', '2031-01-21 10:00:00'],
+        ...before.slice(3).map((event) => [event.id, 'Moved Split', '$7', event.start_date]),
       ]);
     });
 

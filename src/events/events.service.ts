@@ -136,7 +136,7 @@ export class EventsService {
             await manager.save(EventEntity, entity);
             await this.links.link(entity.id, input, plan, user, manager, false);
           });
-          await this.scopes.afterEdit(manager, previous, entity, series, now);
+          await this.scopes.afterEdit(manager, previous, entity, series, input, now);
         });
       }),
     );

@@ -142,13 +142,21 @@ export class SeriesScopesService {
   }
 
   /** The rest of an update's series writes, in its transaction, after the edited event was saved. */
-  async afterEdit(manager: EntityManager, previous: EventEntity, entity: EventEntity, edit: SeriesEdit, now: Date): Promise<void> {
+  async afterEdit(
+    manager: EntityManager,
+    previous: EventEntity,
+    entity: EventEntity,
+    edit: SeriesEdit,
+    input: UpdateEventDto,
+    now: Date,
+  ): Promise<void> {
+    const linksChanged = [input.organizer, input.categories, input.tags].some((value) => value !== undefined);
     if (edit.kind === 'this' && edit.recurrence) await this.generation.start(manager, entity, edit.recurrence);
     if (edit.kind === 'all') {
       if (edit.recurrence === 'end') await this.updates.end(manager, entity, now);
-      else await this.updates.passOn(manager, previous, entity, edit.recurrence, now);
+      else await this.updates.passOn(manager, previous, entity, edit.recurrence, now, linksChanged);
     }
-    if (edit.kind === 'following') await this.split(manager, previous, entity, edit, now);
+    if (edit.kind === 'following') await this.split(manager, previous, entity, edit, now, linksChanged);
   }
 
   /** The events of the series a write to `event` reaches (their term counts kept around it). */
@@ -193,6 +201,7 @@ export class SeriesScopesService {
     entity: EventEntity,
     edit: Extract<SeriesEdit, { kind: 'following' }>,
     now: Date,
+    linksChanged: boolean,
   ) {
     const members = await manager.findBy(EventEntity, { seriesId: edit.main.id });
     const moving = members
@@ -205,7 +214,7 @@ export class SeriesScopesService {
     if (edit.fresh) {
       await this.generation.insertSeries(manager, entity, edit.fresh);
       const before = manager.create(EventEntity, { ...previous, startLocal: edit.keepsMove ? entity.startLocal : edit.splitWall });
-      await this.updates.passOn(manager, before, entity, edit.fresh, now);
+      await this.updates.passOn(manager, before, entity, edit.fresh, now, linksChanged);
     } else {
       await this.updates.end(manager, entity, now);
     }

@@ -53,9 +53,21 @@ export class SeriesUpdatesService {
    * (occurrences whose start the rule still gives keep their ids, vanished ones are trashed, new
    * starts become new occurrences) and every occurrence not edited on its own takes the main event's
    * fields. A start that moved with the main event (it now starts later or earlier) moves the whole
-   * series, so the occurrences keep their ids. Returns the ids of new occurrences.
+   * series, so the occurrences keep their ids. A main event edited on its own before
+   * (`before.seriesException`) passes on only what this edit changed (its links when `linksChanged`).
+   * Returns the ids of new occurrences.
    */
-  async passOn(manager: EntityManager, before: EventEntity, main: EventEntity, plan: SeriesPlan, now: Date): Promise<number[]> {
+  async passOn(
+    manager: EntityManager,
+    before: EventEntity,
+    main: EventEntity,
+    plan: SeriesPlan,
+    now: Date,
+    linksChanged = true,
+  ): Promise<number[]> {
+    const onlyChanged = before.seriesException;
+    const changed = (key: string, value: unknown) =>
+      !onlyChanged || JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[key]);
     const shift = parseWall(main.startLocal).toMillis() - parseWall(before.startLocal).toMillis();
     const moved = (wall: string) => formatWall(parseWall(wall).plus({ milliseconds: shift }));
     const wanted = new Set(plan.starts.slice(1));
@@ -84,8 +96,10 @@ export class SeriesUpdatesService {
             if (start !== event.seriesOriginalStart) await manager.update(EventEntity, { id: event.id }, { seriesOriginalStart: start });
             continue;
           }
-          const fields = Object.fromEntries(Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined));
-          const status = main.status === 'trash' ? event.status : main.status;
+          const fields = Object.fromEntries(
+            Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined && changed(key, value)),
+          );
+          const status = main.status === 'trash' || !changed('status', main.status) ? event.status : main.status;
           await manager.update(
             EventEntity,
             { id: event.id },
@@ -93,7 +107,7 @@ export class SeriesUpdatesService {
           );
           passedOn.push(event.id);
         }
-        await this.generation.copyLinks(manager, main.id, passedOn, true);
+        if (!onlyChanged || linksChanged) await this.generation.copyLinks(manager, main.id, passedOn, true);
       },
     );
     const missing = plan.starts.slice(1).filter((start) => !covered.has(start));
