@@ -49,6 +49,7 @@ export const WRITE_ORDER = [
   'post_password',
   'custom_fields',
   'recurrence',
+  'recurrence_scope',
 ];
 /** Planned links of an event write, resolved inside its transaction. */
 export interface LinkPlan {

@@ -87,6 +87,10 @@ export class EventEntity extends PublishableEntity {
   @Column({ name: 'series_exception', type: 'boolean', default: false, transformer: booleanTransformer })
   seriesException: boolean;
 
+  /** Trashed with its main event (not on its own): restoring the main event restores it. */
+  @Column({ name: 'series_trashed', type: 'boolean', default: false, transformer: booleanTransformer })
+  seriesTrashed: boolean;
+
   /** Values of the operator-defined fields (spec §8.11), keyed by field key. */
   @Column({ name: 'custom_fields', type: 'text', nullable: true, transformer: jsonTextTransformer })
   customFields: Record<string, string> | null;

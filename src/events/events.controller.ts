@@ -9,6 +9,7 @@ import { ApiRoutes } from '../common/http/api-routes.js';
 import { RouteDoc } from '../common/openapi/route-doc.js';
 import { CreateEventDto } from './dto/create-event.dto.js';
 import { EventPasswordQueryDto } from './dto/event-password.query.js';
+import { EventDeleteQueryDto, EventUpdateQueryDto } from './dto/recurrence-scope.js';
 import { ListEventsQueryDto } from './dto/list-events.query.js';
 import { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventListService } from './event-list.service.js';
@@ -48,27 +49,27 @@ export class EventsController {
 
   @RouteDoc('events', 'delete', EventResponse)
   @Delete(':id')
-  remove(@PathId() id: number, @Query() _query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
-    return this.events.remove({ id }, ctx);
+  remove(@PathId() id: number, @Query() query: EventDeleteQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.remove({ id }, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'update', EventResponse)
   @Post(':id')
   @HttpCode(200)
-  updateByPost(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ id }, input, ctx);
+  updateByPost(@PathId() id: number, @Body() input: UpdateEventDto, @Query() query: EventUpdateQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'update', EventResponse)
   @Put(':id')
-  updateByPut(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ id }, input, ctx);
+  updateByPut(@PathId() id: number, @Body() input: UpdateEventDto, @Query() query: EventUpdateQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'update', EventResponse)
   @Patch(':id')
-  updateByPatch(@PathId() id: number, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ id }, input, ctx);
+  updateByPatch(@PathId() id: number, @Body() input: UpdateEventDto, @Query() query: EventUpdateQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.update({ id }, input, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'readBySlug', EventResponse)
@@ -79,26 +80,41 @@ export class EventsController {
 
   @RouteDoc('events', 'deleteBySlug', EventResponse)
   @Delete('by-slug/:slug')
-  removeBySlug(@PathSlug() slug: string, @Query() _query: EventPasswordQueryDto, @Ctx() ctx: RequestContext) {
-    return this.events.remove({ slug }, ctx);
+  removeBySlug(@PathSlug() slug: string, @Query() query: EventDeleteQueryDto, @Ctx() ctx: RequestContext) {
+    return this.events.remove({ slug }, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'updateBySlug', EventResponse)
   @Post('by-slug/:slug')
   @HttpCode(200)
-  updateBySlugPost(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ slug }, input, ctx);
+  updateBySlugPost(
+    @PathSlug() slug: string,
+    @Body() input: UpdateEventDto,
+    @Query() query: EventUpdateQueryDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.events.update({ slug }, input, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'updateBySlug', EventResponse)
   @Put('by-slug/:slug')
-  updateBySlugPut(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ slug }, input, ctx);
+  updateBySlugPut(
+    @PathSlug() slug: string,
+    @Body() input: UpdateEventDto,
+    @Query() query: EventUpdateQueryDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.events.update({ slug }, input, ctx, query.recurrence_scope);
   }
 
   @RouteDoc('events', 'updateBySlug', EventResponse)
   @Patch('by-slug/:slug')
-  updateBySlugPatch(@PathSlug() slug: string, @Body() input: UpdateEventDto, @Ctx() ctx: RequestContext) {
-    return this.events.update({ slug }, input, ctx);
+  updateBySlugPatch(
+    @PathSlug() slug: string,
+    @Body() input: UpdateEventDto,
+    @Query() query: EventUpdateQueryDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.events.update({ slug }, input, ctx, query.recurrence_scope);
   }
 }

@@ -8,6 +8,7 @@ import { VenuesModule } from '../venues/venues.module.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesReadsService } from './series/series-reads.service.js';
+import { SeriesScopesService } from './series/series-scopes.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
 import { SeriesHorizonJob } from './series/series-horizon.job.js';
 import { SeriesController } from './series/series.controller.js';
@@ -42,6 +43,7 @@ import { EventsService } from './events.service.js';
     SeriesGenerationService,
     SeriesReadsService,
     SeriesUpdatesService,
+    SeriesScopesService,
     SeriesHorizonJob,
     EventListService,
     EventReadsService,

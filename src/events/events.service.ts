@@ -24,10 +24,10 @@ import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTIO
 import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
-import { SeriesGenerationService, type SeriesPlan } from './series/series-generation.service.js';
+import type { RecurrenceScope } from './dto/recurrence-scope.js';
+import { SeriesGenerationService } from './series/series-generation.service.js';
+import { SeriesScopesService } from './series/series-scopes.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
-import { EventSeriesEntity } from './series/event-series.entity.js';
-import type { EventDates } from './event-dates.js';
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
@@ -45,31 +45,8 @@ export class EventsService {
     private readonly links: EventLinksService,
     private readonly series: SeriesGenerationService,
     private readonly seriesUpdates: SeriesUpdatesService,
+    private readonly scopes: SeriesScopesService,
   ) {}
-
-  /**
-   * What an update does to the event's series, checked before permissions: null when nothing,
-   * `'end'` when `recurrence` is sent empty to a main event, else the starts the (new or kept) rule
-   * gives from the event's resulting dates. An occurrence other than the main event takes no rule.
-   */
-  private async recurrenceOfUpdate(
-    input: UpdateEventDto,
-    current: EventEntity,
-    dates: EventDates | undefined,
-    now: Date,
-    problems: ParamProblems,
-  ): Promise<SeriesPlan | 'end' | null> {
-    const role = current.seriesId === null ? 'single' : current.seriesId === current.id ? 'main' : 'occurrence';
-    if (role === 'occurrence') {
-      if (input.recurrence !== undefined) problems.add('recurrence', 'recurrence_occurrence', { id: current.seriesId ?? 0 });
-      return null;
-    }
-    if (role === 'main' && input.recurrence !== undefined && input.recurrence.length === 0) return 'end';
-    if (role === 'single' && (input.recurrence === undefined || input.recurrence.length === 0)) return null;
-    const lines = input.recurrence ?? (await this.dataSource.getRepository(EventSeriesEntity).findOneByOrFail({ id: current.id })).rules;
-    const resulting = dates ?? { ...current };
-    return this.series.plan(lines, resulting, now, problems) ?? null;
-  }
 
   async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
     const now = new Date();
@@ -127,40 +104,39 @@ export class EventsService {
     return { id, body };
   }
 
-  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext): Promise<EventResponse> {
+  async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {
     const now = new Date();
     const target = await this.itemForPermission(ref, 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
     const problems = ParamProblems.from(input);
     const current = target?.kind === 'event' ? target.event : null;
     const { dateUtc, dates, plan } = await this.rules.validate(input, current, ctx.user, now, problems);
-    const recurrence = current ? await this.recurrenceOfUpdate(input, current, dates, now, problems) : null;
+    const scope = input.recurrence_scope ?? queryScope;
+    const edit = current ? await this.scopes.planUpdate(input, scope, current, dates, now, problems) : null;
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
+    // an edit of more than one occurrence takes the permissions of the main event too
+    if (edit && (edit.kind === 'all' || edit.kind === 'following')) this.assertMayWrite({ kind: 'event', event: edit.main }, ctx.user);
     const ifMatch = await this.checkIfMatch(ref, target, ctx);
     if (target === null && 'slug' in ref)
       throw new ApiError(404, ErrorCode.EventNotFound, { slug: ref.slug }, { messageKey: MESSAGE_VARIANTS.eventNotFoundBySlug });
     const event = ifMatch ?? (await this.reads.requireEvent(ref));
+    const series = edit ?? { kind: 'this' as const, recurrence: null };
     const user = ctx.user as AuthUser;
     await this.writing('update', () =>
       this.dataSource.transaction(async (manager) => {
-        const isMain = event.seriesId === event.id;
-        const occurrences = isMain ? await this.seriesUpdates.occurrenceIds(manager, event.id) : [];
-        await keepingTermCounts(manager, [event.id, ...occurrences], async () => {
+        await keepingTermCounts(manager, await this.scopes.reached(manager, event, series.kind), async () => {
           if (ifMatch) await assertUnchanged(manager, ifMatch);
-          const entity = manager.create(EventEntity, { ...event });
-          await recordingChanges(manager, 'event', [event.id], async () => {
-            await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: event });
-            // an occurrence edited on its own is an exception: the series' later edits pass it by
-            if (event.seriesId !== null && !isMain) entity.seriesException = true;
-            if (recurrence && event.seriesId === null)
-              Object.assign(entity, { seriesId: entity.id, seriesOriginalStart: entity.startLocal });
+          const previous = this.scopes.edited(event, series);
+          const entity = manager.create(EventEntity, { ...previous });
+          const editDates = series.kind === 'all' ? series.dates : dates;
+          await recordingChanges(manager, 'event', [entity.id], async () => {
+            await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates: editDates, plan, isCreate: false, previous });
+            this.scopes.mark(entity, previous, series, input);
             await manager.save(EventEntity, entity);
             await this.links.link(entity.id, input, plan, user, manager, false);
           });
-          if (isMain && recurrence === 'end') await this.seriesUpdates.end(manager, entity, now);
-          else if (isMain) await this.seriesUpdates.passOn(manager, event, entity, recurrence as SeriesPlan, now);
-          else if (recurrence && recurrence !== 'end') await this.series.start(manager, entity, recurrence);
+          await this.scopes.afterEdit(manager, previous, entity, series, input, now);
         });
       }),
     );
@@ -171,20 +147,23 @@ export class EventsService {
     return body;
   }
 
-  async remove(ref: ItemRef, ctx: RequestContext): Promise<EventResponse> {
+  async remove(ref: ItemRef, ctx: RequestContext, scope?: RecurrenceScope): Promise<EventResponse> {
     // with If-Match, an unknown slug is not a parameter error but a failed precondition (after permission)
     const target = await this.itemForPermission(ref, ctx.ifMatch === null ? 'delete' : 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
+    const reach = target?.kind === 'event' ? await this.scopes.planDelete(target.event, scope, new Date()) : { kind: 'this' as const };
     this.assertMayWrite(target, ctx.user);
+    if (reach.kind !== 'this') this.assertMayWrite({ kind: 'event', event: reach.main }, ctx.user);
     const ifMatch = await this.checkIfMatch(ref, target, ctx);
     const event = ifMatch ?? (await this.reads.requireEvent(ref));
     if (event.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
     await this.writing('delete', () =>
       this.dataSource.transaction(async (manager) => {
         // trashing the main event of a series trashes the whole series
-        const occurrences = event.seriesId === event.id ? await this.seriesUpdates.occurrenceIds(manager, event.id) : [];
-        await keepingTermCounts(manager, [event.id, ...occurrences], async () => {
+        const isMain = event.seriesId === event.id;
+        await keepingTermCounts(manager, await this.scopes.reached(manager, event, isMain ? 'all' : reach.kind), async () => {
           if (ifMatch) await assertUnchanged(manager, ifMatch);
+          if (reach.kind !== 'this') return this.scopes.removeInSeries(manager, event, reach, new Date());
           const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
           await recordingChanges(manager, 'event', [event.id], () =>
             manager.update(
@@ -193,7 +172,7 @@ export class EventsService {
               { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: nowUtcWall() },
             ),
           );
-          if (occurrences.length > 0) await this.seriesUpdates.trashAll(manager, event.id, new Date());
+          if (isMain) await this.seriesUpdates.trashAll(manager, event.id, new Date());
         });
       }),
     );

@@ -57,6 +57,12 @@ function expandRule(rule: RuleLine, startWall: string, zone: string, limits: Exp
   return { starts, beyond };
 }
 
+/** How many starts one rule gives from `startWall` on, before `beforeWall` (exclusive). */
+export function ruleStartsBefore(rule: RuleLine, startWall: string, zone: string, beforeWall: string): number {
+  const throughWall = formatWall(parseWall(beforeWall).minus({ seconds: 1 }));
+  return expandRule(rule, startWall, zone, { throughWall, cap: Number.MAX_SAFE_INTEGER }).starts.length;
+}
+
 function listedWall(date: ListedDate, startWall: string): string {
   return 'wall' in date ? date.wall : `${date.day} ${startWall.slice(11)}`;
 }

@@ -8,6 +8,7 @@ import { ChangeLog1764250000000 } from './1764250000000-change-log.js';
 import { Webhooks1764400000000 } from './1764400000000-webhooks.js';
 import { ImportState1764450000000 } from './1764450000000-import-state.js';
 import { EventSeries1764500000000 } from './1764500000000-event-series.js';
+import { SeriesTrashed1764550000000 } from './1764550000000-series-trashed.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Webhooks1764400000000,
   ImportState1764450000000,
   EventSeries1764500000000,
+  SeriesTrashed1764550000000,
 ];

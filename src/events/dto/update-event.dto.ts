@@ -26,6 +26,7 @@ import {
 } from './relation-inputs.js';
 import { Doc } from '../../common/validation/doc.js';
 import { CollectsProblems } from '../../common/validation/api-validation.pipe.js';
+import { RECURRENCE_SCOPE_DOC, RecurrenceScopeParam, type RecurrenceScope } from './recurrence-scope.js';
 
 /** `timezone`: an IANA zone, `UTC` or a fixed offset; `""` means the site time zone. */
 const timezoneInput = (raw: unknown, param: string): string | Invalid => {
@@ -190,6 +191,10 @@ export class UpdateEventDto implements ItemWriteFields {
   )
   @Param(recurrenceInput, { schema: { type: 'array', items: { type: 'string' }, nullable: true } })
   recurrence?: string[];
+
+  @Doc(RECURRENCE_SCOPE_DOC, { example: 'all' })
+  @RecurrenceScopeParam()
+  recurrence_scope?: RecurrenceScope;
 
   @Doc('Accepted and ignored: the writer sees everything.', { example: '' })
   @Param(text({ max: 255 }), { schema: { type: 'string' } })

@@ -28,6 +28,14 @@ export interface SeriesPlan {
   complete: boolean;
 }
 
+/**
+ * The start a series' rule is read from: its main event's start, or, when the main event was
+ * edited on its own (`recurrence_scope=this`), the start the series gave it.
+ */
+export function seriesStartOf(main: EventEntity): string {
+  return main.seriesException && main.seriesOriginalStart !== null ? main.seriesOriginalStart : main.startLocal;
+}
+
 const TERM_LINKS = [
   { table: 'event_categories', column: 'category_id' },
   { table: 'event_tags', column: 'tag_id' },
@@ -72,6 +80,12 @@ export class SeriesGenerationService {
    * Returns the ids of the occurrences.
    */
   async start(manager: EntityManager, main: EventEntity, plan: SeriesPlan): Promise<number[]> {
+    await this.insertSeries(manager, main, plan);
+    return this.addOccurrences(manager, main, plan.starts.slice(1));
+  }
+
+  /** The series row of a main event, its occurrences still to be written. */
+  async insertSeries(manager: EntityManager, main: EventEntity, plan: SeriesPlan): Promise<void> {
     const now = nowUtcWall();
     await manager.insert(EventSeriesEntity, {
       id: main.id,
@@ -83,7 +97,6 @@ export class SeriesGenerationService {
       createdUtc: now,
       modifiedUtc: now,
     });
-    return this.addOccurrences(manager, main, plan.starts.slice(1));
   }
 
   /**
@@ -111,6 +124,7 @@ export class SeriesGenerationService {
       seriesId: mainId,
       seriesOriginalStart: start,
       seriesException: false,
+      seriesTrashed: false,
     }));
     await recordingChanges(manager, 'event', ids, async () => {
       for (let at = 0; at < rows.length; at += INSERT_CHUNK) await manager.insert(EventEntity, rows.slice(at, at + INSERT_CHUNK));

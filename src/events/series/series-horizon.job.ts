@@ -10,7 +10,7 @@ import { dateToWall, wallToDate } from '../../common/sql/columns.js';
 import { ItemsService } from '../../items/items.service.js';
 import { EventEntity } from '../event.entity.js';
 import { EventSeriesEntity } from './event-series.entity.js';
-import { SERIES_CAP, SeriesGenerationService } from './series-generation.service.js';
+import { SERIES_CAP, SeriesGenerationService, seriesStartOf } from './series-generation.service.js';
 
 /** How often a process looks for series whose occurrences no longer reach the horizon. */
 const PASS_INTERVAL_MS = 60 * 60 * 1000;
@@ -88,7 +88,7 @@ export class SeriesHorizonJob implements OnApplicationBootstrap, OnApplicationSh
     if (!main || main.status === 'trash') return 0;
     const throughWall = horizonWall(main.startUtc, series.timezone, this.horizonDays, now);
     if (throughWall <= series.generatedThrough) return 0;
-    const expansion = expandRecurrence(readRecurrenceLines(series.rules, series.timezone), main.startLocal, series.timezone, {
+    const expansion = expandRecurrence(readRecurrenceLines(series.rules, series.timezone), seriesStartOf(main), series.timezone, {
       throughWall,
       cap: SERIES_CAP,
     });

@@ -5,6 +5,7 @@ import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
 import type { ListsConfig } from '../../config/app-config.js';
 import { canReadItem, mayFilterByStatus } from '../../common/auth/permissions.js';
 import type { ItemStatus } from '../../common/auth/item-status.js';
+import { occurrenceTimes } from '../../common/dates/recurrence-expansion.js';
 import { nowUtcWall } from '../../common/dates/wall-time.js';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode, ItemErrorCode } from '../../common/errors/error-codes.js';
@@ -19,6 +20,7 @@ import { EventPayloadsService } from '../event-payloads.service.js';
 import { EventReadsService } from '../event-reads.service.js';
 import { EventEntity } from '../event.entity.js';
 import { EventSeriesEntity } from './event-series.entity.js';
+import { seriesStartOf } from './series-generation.service.js';
 import type { SeriesResponse } from './series.response.js';
 import type { CalendarSeries } from './series-calendar.js';
 import type { EventResponse } from '../event.response.js';
@@ -104,13 +106,29 @@ export class SeriesReadsService {
     const members = await this.dataSource.getRepository(EventEntity).findBy({ seriesId: In(seriesIds) });
     const mains = members.filter((event) => event.id === event.seriesId && readable(event));
     const exceptions = members.filter((event) => event.id !== event.seriesId && event.seriesException && readable(event));
-    const payloads = await this.payloads.of([...mains, ...exceptions], ctx, undefined, false);
+    // a main event edited on its own: the rule's VEVENT takes the fields of an occurrence that follows the series
+    const templates = new Map(
+      mains
+        .filter((main) => main.seriesException)
+        .flatMap((main) => {
+          const template = members.find(
+            (event) => event.seriesId === main.id && event.id !== main.id && !event.seriesException && readable(event),
+          );
+          return template ? [[main.id, template] as const] : [];
+        }),
+    );
+    const payloads = await this.payloads.of([...mains, ...exceptions, ...templates.values()], ctx, undefined, false);
     const byId = new Map(payloads.map((payload) => [payload.id, payload]));
     for (const main of mains) {
       const own = members.filter((event) => event.seriesId === main.id && event.id !== main.id);
+      const mainPayload = byId.get(main.id) as EventResponse;
+      const template = templates.get(main.id);
       result.set(main.id, {
-        main: byId.get(main.id) as EventResponse,
-        exceptions: exceptions.filter((event) => event.seriesId === main.id).map((event) => byId.get(event.id) as EventResponse),
+        main: main.seriesException ? ruleEvent(main, mainPayload, template ? byId.get(template.id) : undefined) : mainPayload,
+        exceptions: [
+          ...(main.seriesException ? [mainPayload] : []),
+          ...exceptions.filter((event) => event.seriesId === main.id).map((event) => byId.get(event.id) as EventResponse),
+        ],
         deletedStarts: own.filter((event) => !readable(event)).map((event) => event.seriesOriginalStart ?? event.startLocal),
       });
     }
@@ -133,4 +151,27 @@ export class SeriesReadsService {
       .where('e.series_id = :id', { id })
       .andWhere(visibleCondition('e', ctx.user, statuses).sql);
   }
+}
+
+/**
+ * The event a calendar writes with the rule of a series whose main event was edited on its own:
+ * the fields of an occurrence that follows the series (else the main event's), the main event's
+ * identity and rule, and the series' start with that occurrence's length.
+ */
+function ruleEvent(main: EventEntity, mainPayload: EventResponse, template: EventResponse | undefined): EventResponse {
+  const fields = template ?? mainPayload;
+  const start = seriesStartOf(main);
+  const times = occurrenceTimes(start, { startLocal: fields.start_date, endLocal: fields.end_date, timezone: main.timezone });
+  return {
+    ...fields,
+    id: mainPayload.id,
+    global_id: mainPayload.global_id,
+    global_id_lineage: mainPayload.global_id_lineage,
+    url: mainPayload.url,
+    recurrence: mainPayload.recurrence,
+    start_date: times.startLocal,
+    end_date: times.endLocal,
+    utc_start_date: times.startUtc,
+    utc_end_date: times.endUtc,
+  };
 }

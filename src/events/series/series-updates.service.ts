@@ -24,6 +24,7 @@ const OWN_COLUMNS = new Set([
   'seriesId',
   'seriesOriginalStart',
   'seriesException',
+  'seriesTrashed',
   'status',
   'preTrashStatus',
 ]);
@@ -52,9 +53,21 @@ export class SeriesUpdatesService {
    * (occurrences whose start the rule still gives keep their ids, vanished ones are trashed, new
    * starts become new occurrences) and every occurrence not edited on its own takes the main event's
    * fields. A start that moved with the main event (it now starts later or earlier) moves the whole
-   * series, so the occurrences keep their ids. Returns the ids of new occurrences.
+   * series, so the occurrences keep their ids. A main event edited on its own before
+   * (`before.seriesException`) passes on only what this edit changed (its links when `linksChanged`).
+   * Returns the ids of new occurrences.
    */
-  async passOn(manager: EntityManager, before: EventEntity, main: EventEntity, plan: SeriesPlan, now: Date): Promise<number[]> {
+  async passOn(
+    manager: EntityManager,
+    before: EventEntity,
+    main: EventEntity,
+    plan: SeriesPlan,
+    now: Date,
+    linksChanged = true,
+  ): Promise<number[]> {
+    const onlyChanged = before.seriesException;
+    const changed = (key: string, value: unknown) =>
+      !onlyChanged || JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[key]);
     const shift = parseWall(main.startLocal).toMillis() - parseWall(before.startLocal).toMillis();
     const moved = (wall: string) => formatWall(parseWall(wall).plus({ milliseconds: shift }));
     const wanted = new Set(plan.starts.slice(1));
@@ -63,12 +76,15 @@ export class SeriesUpdatesService {
     const covered = new Set<string>();
     const passedOn: number[] = [];
     const stamp = nowUtcWall(now);
+    const restoring = before.status === 'trash' && main.status !== 'trash';
     await recordingChanges(
       manager,
       'event',
       existing.map((event) => event.id),
       async () => {
         for (const event of existing) {
+          // restoring the main event restores the occurrences trashed with it
+          if (restoring && event.status === 'trash' && event.seriesTrashed) await this.restore(manager, event, main, stamp);
           const start = moved(event.seriesOriginalStart ?? event.startLocal);
           if (!wanted.has(start) || covered.has(start)) {
             if (event.status !== 'trash') await this.trash(manager, event, stamp);
@@ -80,8 +96,10 @@ export class SeriesUpdatesService {
             if (start !== event.seriesOriginalStart) await manager.update(EventEntity, { id: event.id }, { seriesOriginalStart: start });
             continue;
           }
-          const fields = Object.fromEntries(Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined));
-          const status = main.status === 'trash' ? event.status : main.status;
+          const fields = Object.fromEntries(
+            Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined && changed(key, value)),
+          );
+          const status = main.status === 'trash' || !changed('status', main.status) ? event.status : main.status;
           await manager.update(
             EventEntity,
             { id: event.id },
@@ -89,7 +107,7 @@ export class SeriesUpdatesService {
           );
           passedOn.push(event.id);
         }
-        await this.generation.copyLinks(manager, main.id, passedOn, true);
+        if (!onlyChanged || linksChanged) await this.generation.copyLinks(manager, main.id, passedOn, true);
       },
     );
     const missing = plan.starts.slice(1).filter((start) => !covered.has(start));
@@ -113,14 +131,14 @@ export class SeriesUpdatesService {
    * Ends a series (`recurrence` sent empty): occurrences still to come are trashed, past ones stay
    * as single events, and the main event is a single event again.
    */
-  async end(manager: EntityManager, main: EventEntity, now: Date): Promise<void> {
+  async end(manager: EntityManager, main: EventEntity, now: Date, trashFuture = true): Promise<void> {
     const ids = await this.occurrenceIds(manager, main.id);
     const stamp = nowUtcWall(now);
     const occurrences = ids.length > 0 ? await manager.findBy(EventEntity, { id: In(ids) }) : [];
     const single = { seriesId: null, seriesOriginalStart: null, seriesException: false };
     await recordingChanges(manager, 'event', ids, async () => {
       for (const event of occurrences) {
-        if (event.startUtc > stamp && event.status !== 'trash') await this.trash(manager, event, stamp);
+        if (trashFuture && event.startUtc > stamp && event.status !== 'trash') await this.trash(manager, event, stamp);
       }
       if (ids.length > 0) await manager.update(EventEntity, { id: In(ids) }, single);
     });
@@ -139,13 +157,60 @@ export class SeriesUpdatesService {
       'event',
       live.map((event) => event.id),
       async () => {
+        for (const event of live) await this.trash(manager, event, stamp, true);
+      },
+    );
+  }
+
+  /**
+   * A series cut short (its later occurrences split off or deleted): the rule as `plan` now gives
+   * it. A plan of null (no start left besides the main event's) makes the main event and the
+   * occurrences left single events.
+   */
+  async truncate(manager: EntityManager, main: EventEntity, plan: SeriesPlan | null, now: Date): Promise<void> {
+    if (plan === null) return this.end(manager, main, now, false);
+    const left = await manager.countBy(EventEntity, { seriesId: main.id });
+    await manager.update(
+      EventSeriesEntity,
+      { id: main.id },
+      {
+        rules: plan.lines,
+        generatedThrough: plan.throughWall,
+        generatedCount: left,
+        complete: plan.complete,
+        modifiedUtc: nowUtcWall(now),
+      },
+    );
+  }
+
+  /** Trashes events (not yet in the trash) on their own, logged. */
+  async trashEvents(manager: EntityManager, events: EventEntity[], now: Date): Promise<void> {
+    const stamp = nowUtcWall(now);
+    const live = events.filter((event) => event.status !== 'trash');
+    await recordingChanges(
+      manager,
+      'event',
+      live.map((event) => event.id),
+      async () => {
         for (const event of live) await this.trash(manager, event, stamp);
       },
     );
   }
 
-  private async trash(manager: EntityManager, event: EventEntity, stamp: string): Promise<void> {
+  private async trash(manager: EntityManager, event: EventEntity, stamp: string, withSeries = false): Promise<void> {
     const slug = await this.items.trashedSlug(manager, 'events', event.slug, event.id);
-    await manager.update(EventEntity, { id: event.id }, { status: 'trash', preTrashStatus: event.status, slug, modifiedUtc: stamp });
+    await manager.update(
+      EventEntity,
+      { id: event.id },
+      { status: 'trash', preTrashStatus: event.status, slug, seriesTrashed: withSeries, modifiedUtc: stamp },
+    );
+  }
+
+  /** An occurrence trashed with its main event, back: the main event's status (an exception its own), its slug back. */
+  private async restore(manager: EntityManager, event: EventEntity, main: EventEntity, stamp: string): Promise<void> {
+    const status = event.seriesException ? (event.preTrashStatus ?? 'draft') : main.status;
+    const slug = await this.items.restoredSlug(manager, 'events', event.slug, event.id);
+    await manager.update(EventEntity, { id: event.id }, { status, preTrashStatus: null, slug, seriesTrashed: false, modifiedUtc: stamp });
+    Object.assign(event, { status, slug, preTrashStatus: null, seriesTrashed: false });
   }
 }
