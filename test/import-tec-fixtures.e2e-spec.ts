@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
-import { FIXTURES, fixtureSource, importTec, type FakeServer } from './support/import-sources.js';
+import { FIXTURES, fixtureSource, importTec, summaryRow, type FakeServer } from './support/import-sources.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -44,13 +44,7 @@ describe('import:tec from recorded answers of the reference plugin', () => {
 
   it('imports everything the credentials can read and exits 0', () => {
     expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
-    const row = (name: string) =>
-      run.lines
-        .find((line) => new RegExp(`^${name} +\\d+ +\\d+`).test(line))
-        ?.trim()
-        .split(/\s+/)
-        .slice(1)
-        .map(Number);
+    const row = (name: string) => summaryRow(run.lines, name);
     expect(row('categories')).toEqual([9, 0, 0, 0, 0, 0]);
     expect(row('tags')).toEqual([7, 0, 0, 0, 0, 0]);
     expect(row('venues')).toEqual([7, 0, 0, 0, 0, 0]);

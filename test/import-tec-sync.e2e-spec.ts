@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { fakeServer, faultyProxy, importTec, listen, type FakeServer } from './support/import-sources.js';
+import { fakeServer, faultyProxy, importTec, listen, summaryRow, type FakeServer } from './support/import-sources.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -16,16 +16,6 @@ const CREDENTIALS = ['--user', SOURCE_ADMIN.login, '--password', SOURCE_ADMIN.pa
 const FAST = ['--retries', '2', '--retry-base', '20'];
 
 type Json = Record<string, any>;
-
-/** created, updated, unchanged, kept, trashed, skipped of one resource in a summary. */
-function row(lines: string[], name: string): number[] | undefined {
-  return lines
-    .find((line) => new RegExp(`^${name} +\\d+ +\\d+`).test(line))
-    ?.trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-}
 
 describe('import:tec keeps a target in sync', () => {
   let source: TestApp;
@@ -97,7 +87,7 @@ describe('import:tec keeps a target in sync', () => {
     it('imports once, then finds nothing to do', async () => {
       const first = await importTec(target, ['--from', origin, ...CREDENTIALS]);
       expect({ code: first.code, error: first.error }).toEqual({ code: 0, error: null });
-      expect(row(first.lines, 'events')).toEqual([56, 0, 0, 0, 0, 0]);
+      expect(summaryRow(first.lines, 'events')).toEqual([56, 0, 0, 0, 0, 0]);
       const second = await importTec(target, ['--from', origin, ...CREDENTIALS]);
       expect({ code: second.code, error: second.error }).toEqual({ code: 0, error: null });
       for (const [name, count] of [
@@ -107,7 +97,7 @@ describe('import:tec keeps a target in sync', () => {
         ['organizers', 1],
         ['events', 56],
       ] as const) {
-        expect({ name, counts: row(second.lines, name) }).toEqual({ name, counts: [0, 0, count, 0, 0, 0] });
+        expect({ name, counts: summaryRow(second.lines, name) }).toEqual({ name, counts: [0, 0, count, 0, 0, 0] });
       }
     });
 
@@ -129,9 +119,9 @@ describe('import:tec keeps a target in sync', () => {
       const run = await importTec(target, ['--from', origin, ...CREDENTIALS]);
       expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
       // created, updated, unchanged, kept, trashed, skipped
-      expect(row(run.lines, 'tags')).toEqual([1, 0, 1, 0, 1, 0]);
-      expect(row(run.lines, 'categories')).toEqual([0, 1, 1, 0, 1, 0]);
-      expect(row(run.lines, 'events')?.slice(0, 2)).toEqual([1, expect.any(Number)]);
+      expect(summaryRow(run.lines, 'tags')).toEqual([1, 0, 1, 0, 1, 0]);
+      expect(summaryRow(run.lines, 'categories')).toEqual([0, 1, 1, 0, 1, 0]);
+      expect(summaryRow(run.lines, 'events')?.slice(0, 2)).toEqual([1, expect.any(Number)]);
       for (const path of [
         `/events/${ids.concert1}`,
         `/events/${ids.concert2}`,
@@ -177,7 +167,7 @@ describe('import:tec keeps a target in sync', () => {
     it('keep-local: keeps the local edit and exits 0', async () => {
       const run = await importTec(target, ['--from', origin, ...CREDENTIALS, '--on-conflict', 'keep-local']);
       expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
-      expect(row(run.lines, 'events')?.[3]).toBe(1);
+      expect(summaryRow(run.lines, 'events')?.[3]).toBe(1);
       expect(await title(ids.concert10)).toBe('Edited here');
     });
 
@@ -189,7 +179,7 @@ describe('import:tec keeps a target in sync', () => {
       expect(await title(ids.concert11)).toBe('Concert 11');
       // in step again: nothing left to decide
       const again = await importTec(target, ['--from', origin, ...CREDENTIALS]);
-      expect(row(again.lines, 'events')?.slice(0, 6)).toEqual([0, 0, 57, 0, 0, 0]);
+      expect(summaryRow(again.lines, 'events')?.slice(0, 6)).toEqual([0, 0, 57, 0, 0, 0]);
     });
 
     it('skip and keep-local leave an edit alone when the source did not change the record', async () => {
@@ -209,7 +199,7 @@ describe('import:tec keeps a target in sync', () => {
       await write('post', `/events/${ids.concert20}`, { title: 'Concert 20 (changed)' });
       const run = await importTec(target, ['--from', origin, ...CREDENTIALS, '--since', since]);
       expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
-      expect(row(run.lines, 'events')?.[0]).toBe(1);
+      expect(summaryRow(run.lines, 'events')?.[0]).toBe(1);
       expect(run.lines[run.lines.findIndex((line) => /^ +created/.test(line))]).toMatch(/older/);
       expect((await target.http().get(`${API}/events/${ids.concert20}`)).body.title).toBe('Concert 20 (changed)');
       expect((await target.http().get(`${API}/events/${ids.concert21}`)).status).toBe(404);
@@ -234,7 +224,7 @@ describe('import:tec keeps a target in sync', () => {
         await write('post', `/events/${event.id}`, { status: 'draft' });
         const run = await importTec(target, ['--from', origin]);
         expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
-        expect(row(run.lines, 'events')?.[4]).toBe(1);
+        expect(summaryRow(run.lines, 'events')?.[4]).toBe(1);
         expect((await target.http().get(`${API}/events/${event.id}`)).body.code).toBe('event-no-longer-available');
         // a draft at the source was never imported anonymously: nothing to trash for it
         expect((await target.http().get(`${API}/events/${ids.concert2}`)).status).toBe(404);
@@ -369,7 +359,7 @@ describe('import:tec keeps a target in sync', () => {
         expect(statuses('/v1/events').slice(0, 3)).toEqual([429, 500, 200]);
         expect(statuses('/v1/venues').slice(0, 2)).toEqual([0, 200]);
         expect(statuses('/v1/tags').slice(0, 2)).toEqual([503, 200]);
-        expect(row(run.lines, 'events')?.[0]).toBeGreaterThan(50);
+        expect(summaryRow(run.lines, 'events')?.[0]).toBeGreaterThan(50);
       } finally {
         await target.close();
         await proxy.close();

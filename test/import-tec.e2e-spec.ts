@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { importTec, listen } from './support/import-sources.js';
+import { importTec, listen, summaryRow } from './support/import-sources.js';
 import { seedRichCalendar, SHARED_SETTINGS, type RichCalendar } from './support/rich-calendar.js';
 import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -196,13 +196,7 @@ describe('import:tec from another instance of this service', () => {
 
     it('exits 0 with a summary that counts every record', () => {
       expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
-      const row = (name: string) =>
-        run.lines
-          .find((line) => new RegExp(`^${name} +\\d+ +\\d+`).test(line))
-          ?.trim()
-          .split(/\s+/)
-          .slice(1)
-          .map(Number);
+      const row = (name: string) => summaryRow(run.lines, name);
       // created, updated, unchanged, kept, trashed, skipped
       expect(row('categories')).toEqual([6, 0, 0, 0, 0, 0]);
       expect(row('tags')).toEqual([4, 0, 0, 0, 0, 0]);

@@ -24,6 +24,16 @@ export interface CliRun {
   error: string | null;
 }
 
+/** created, updated, unchanged, kept, trashed, skipped of one resource in an import summary. */
+export function summaryRow(lines: string[], name: string): number[] | undefined {
+  return lines
+    .find((line) => new RegExp(`^${name} +\\d+ +\\d+`).test(line))
+    ?.trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+}
+
 /** Runs `import:tec <args>` against the target app, as the command-line tool does. */
 export async function importTec(target: TestApp, args: string[], stopRequested?: () => boolean): Promise<CliRun> {
   const lines: string[] = [];
