@@ -12,6 +12,7 @@ import { ChangesModule } from './changes/changes.module.js';
 import type { AppConfig, LimitsConfig } from './config/app-config.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
+import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
 import { serializeSqliteTransactions } from './database/sqlite-transactions.js';
 import { extensionTables } from './common/extensions/extension-tables.js';
 import { DocsModule } from './docs/docs.module.js';
@@ -54,6 +55,7 @@ function lifecycle(limits: LimitsConfig): Type[] {
     BasicAuthMiddleware, // 2. credentials (401, 429)
     RouteMiddleware, // 3. route and method (404), OPTIONS, API index
     FeedTokenMiddleware, // `?token=` on the iCalendar routes (401, 429)
+    ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
     BodyParserMiddleware, // 4. JSON and form bodies (400)
     ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
   ];
@@ -102,7 +104,7 @@ export class AppModule implements NestModule {
           pinoHttp: requestLogOptions(config),
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions)),
+          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options as DataSourceOptions).initialize();
@@ -115,6 +117,7 @@ export class AppModule implements NestModule {
           },
         }),
         DatabaseGuardModule,
+        ReplicationModule,
         I18nModule.forRoot(extensionCatalogues(extensions)),
         CacheModule,
         EditionsModule,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { onPrimary } from '../common/sql/read-routing.js';
 import { freshReads } from './fresh-reads.js';
 
 /** The shared data version: read before building a cacheable answer, bumped after every write. */
@@ -13,8 +14,11 @@ export class DataVersionService {
   readonly current: () => Promise<string>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    // always the primary's: a replica's may be behind what a reader has already seen
     this.current = freshReads(async () => {
-      const rows: Array<{ version: string | number }> = await this.dataSource.query('SELECT version FROM data_version WHERE id = 1');
+      const rows: Array<{ version: string | number }> = await onPrimary(() =>
+        this.dataSource.query('SELECT version FROM data_version WHERE id = 1'),
+      );
       return String(rows[0]?.version ?? '0');
     });
   }

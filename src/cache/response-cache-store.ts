@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
 import { siteDay } from '../common/dates/site-day.js';
+import { onPrimary } from '../common/sql/read-routing.js';
 import type { HttpConfig, LimitsConfig, SiteConfig } from '../config/app-config.js';
 import { sizeProblem } from '../http/client-errors.js';
 import { BODY_HEADERS, isNotModified, publicRead, READ_VARY, type ReadCaching } from '../http/conditional-reads.js';
@@ -76,7 +77,7 @@ export class ResponseCacheStore {
 
   /** Scheduled items published, then the shared data version, read after this call began. */
   async currentVersion(): Promise<string> {
-    await this.hooks.beforeRead();
+    await onPrimary(() => this.hooks.beforeRead());
     return this.version.current();
   }
 

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import { REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
 import { TextAnswer } from '../common/http/text-answer.js';
+import { requireDataVersion } from '../common/sql/read-routing.js';
 import { JSON_CONTENT_TYPE, SerializedJson } from '../http/api-express.adapter.js';
 import { answerFromEntry, type Entry, headersSoFar, ResponseCacheStore, type Shortcut } from './response-cache-store.js';
 
@@ -46,6 +47,8 @@ export class ResponseCacheMiddleware implements NestMiddleware {
     const pending = this.store.building.get(`${version}|${key}`);
     const shared = pending ? await pending : null;
     if (shared) return this.send(req, res, shared, 'SHARED', shortcut);
+    // an entry current at this version is built from a server that holds it (a lagging replica does not)
+    requireDataVersion(version);
     this.build(req, res, key, version, shortcut);
     next();
   }

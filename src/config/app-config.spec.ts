@@ -96,6 +96,9 @@ describe('loadConfig', () => {
       queryTimeoutMs: 3000,
       acquireTimeoutMs: 3000,
       probeIntervalMs: 1000,
+      replicaUrls: [],
+      replicaMaxLagMs: 2000,
+      replicaWaitMs: 500,
     });
     expect(
       loadConfig({ DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: '500', DB_ACQUIRE_TIMEOUT_MS: '700', DB_PROBE_INTERVAL_MS: '200' }).database,
@@ -107,5 +110,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: '0' })).toThrow(/DB_QUERY_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_URL: url, DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/DB_ACQUIRE_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_URL: url, DB_PROBE_INTERVAL_MS: '10' })).toThrow(/DB_PROBE_INTERVAL_MS/);
+  });
+
+  it('reads replicas of a MySQL/MariaDB primary and refuses them without one', () => {
+    const url = 'mysql://u@primary:3306/calendar';
+    const replicas = 'mysql://u@replica-1:3306/calendar, mysql://u@replica-2:3306/calendar';
+    expect(
+      loadConfig({ DATABASE_URL: url, DATABASE_REPLICA_URLS: replicas, REPLICA_MAX_LAG_MS: '800', REPLICA_WAIT_MS: '0' }).database,
+    ).toMatchObject({
+      replicaUrls: ['mysql://u@replica-1:3306/calendar', 'mysql://u@replica-2:3306/calendar'],
+      replicaMaxLagMs: 800,
+      replicaWaitMs: 0,
+    });
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'mysql://u@replica-1:3306/calendar' })).toThrow(
+      'Invalid configuration: DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL (the embedded SQLite database has no replicas)',
+    );
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_REPLICA_URLS: 'replica-1:3306' })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_REPLICA_URLS: `${url},mysql://u@r:3306/calendar` })).toThrow(
+      /DATABASE_REPLICA_URLS must not list the primary/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_REPLICA_URLS: 'mysql://u@r:3306/c,mysql://u@r:3306/c' })).toThrow(
+      /DATABASE_REPLICA_URLS/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: url, REPLICA_MAX_LAG_MS: '50' })).toThrow(/REPLICA_MAX_LAG_MS/);
+    expect(() => loadConfig({ DATABASE_URL: url, REPLICA_WAIT_MS: '-1' })).toThrow(/REPLICA_WAIT_MS/);
   });
 });

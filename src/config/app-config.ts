@@ -97,6 +97,12 @@ export interface MysqlConfig {
   acquireTimeoutMs: number;
   /** While the database is marked down: pause between two probes (`SELECT 1`). */
   probeIntervalMs: number;
+  /** Read replicas of the primary (`DATABASE_REPLICA_URLS`); empty: every query goes to `url`. */
+  replicaUrls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up (`REPLICA_MAX_LAG_MS`). */
+  replicaMaxLagMs: number;
+  /** Longest wait of a read that presents a consistency token for a replica to reach it, before the primary answers (`REPLICA_WAIT_MS`). */
+  replicaWaitMs: number;
 }
 
 export interface LimitsConfig {
@@ -392,12 +398,28 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
   return fields;
 }
 
+const DATABASE_URL_SHAPE = /^(mysql|mariadb):\/\/[^/]+\/[^/?]+/;
+
 function parseDatabase(read: (name: string) => string | undefined): DatabaseConfig {
   const url = read('DATABASE_URL');
-  if (url === undefined) return { kind: 'sqlite', path: read('SQLITE_PATH') ?? 'data/calendar.sqlite' };
-  if (!/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) {
+  const replicas = read('DATABASE_REPLICA_URLS');
+  if (url === undefined) {
+    if (replicas !== undefined) {
+      throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL (the embedded SQLite database has no replicas)');
+    }
+    return { kind: 'sqlite', path: read('SQLITE_PATH') ?? 'data/calendar.sqlite' };
+  }
+  if (!DATABASE_URL_SHAPE.test(url)) {
     throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');
   }
+  const replicaUrls = replicas === undefined ? [] : replicas.split(',').map((replica) => replica.trim());
+  if (replicaUrls.some((replica) => !DATABASE_URL_SHAPE.test(replica)) || new Set(replicaUrls).size !== replicaUrls.length) {
+    throw new ConfigError(
+      'DATABASE_REPLICA_URLS',
+      'must be a comma-separated list of distinct URLs such as mysql://user:password@replica:3306/database',
+    );
+  }
+  if (replicaUrls.includes(url)) throw new ConfigError('DATABASE_REPLICA_URLS', 'must not list the primary (DATABASE_URL)');
   const milliseconds = (name: string, fallback: number, min: number, max: number) =>
     integer(read(name) ?? String(fallback), name, min, max);
   return {
@@ -408,6 +430,9 @@ function parseDatabase(read: (name: string) => string | undefined): DatabaseConf
     queryTimeoutMs: milliseconds('DB_QUERY_TIMEOUT_MS', 3000, 100, 3600000),
     acquireTimeoutMs: milliseconds('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120000),
     probeIntervalMs: milliseconds('DB_PROBE_INTERVAL_MS', 1000, 50, 60000),
+    replicaUrls,
+    replicaMaxLagMs: milliseconds('REPLICA_MAX_LAG_MS', 2000, 100, 3600000),
+    replicaWaitMs: milliseconds('REPLICA_WAIT_MS', 500, 0, 60000),
   };
 }
 

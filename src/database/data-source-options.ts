@@ -11,8 +11,12 @@ import { MIGRATIONS } from './migrations/index.js';
  * One description of the storage for the app, the CLI and the TypeORM command line. MySQL and
  * MariaDB report column metadata differently, so the server is asked which one it is first.
  */
-export async function resolveDataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}): Promise<DataSourceOptions> {
-  const options = dataSourceOptions(database, extensions);
+export async function resolveDataSourceOptions(
+  database: DatabaseConfig,
+  extensions: ExtensionTables = {},
+  use: { replicas?: boolean } = {},
+): Promise<DataSourceOptions> {
+  const options = dataSourceOptions(database, extensions, use);
   if (database.kind !== 'mysql') return options;
   return { ...options, type: (await isMariaDb(database)) ? 'mariadb' : 'mysql' } as DataSourceOptions;
 }
@@ -31,8 +35,16 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
   }
 }
 
-/** `extensions`: tables of extension modules (see `common/extensions/extension-tables.ts`), after the core's own. */
-export function dataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}): DataSourceOptions {
+/**
+ * `extensions`: tables of extension modules (see `common/extensions/extension-tables.ts`), after the
+ * core's own. `use.replicas`: the read replicas of `DATABASE_REPLICA_URLS` join as TypeORM's replication
+ * set (the serving app only: migrations, the CLI and the TypeORM command line use the primary alone).
+ */
+export function dataSourceOptions(
+  database: DatabaseConfig,
+  extensions: ExtensionTables = {},
+  use: { replicas?: boolean } = {},
+): DataSourceOptions {
   const common = {
     entities: [...ENTITIES, ...(extensions.entities ?? [])],
     migrations: [...MIGRATIONS, ...(extensions.migrations ?? [])],
@@ -56,9 +68,21 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
       },
     };
   }
+  const replicated = use.replicas === true && database.replicaUrls.length > 0;
   return {
     ...common,
     type: 'mysql',
+    ...(replicated
+      ? {
+          // which server a read goes to is decided per request (replication-routing.ts), not by the cluster
+          replication: {
+            master: { url: database.url },
+            slaves: database.replicaUrls.map((url) => ({ url })),
+            canRetry: false,
+            removeNodeErrorCount: Number.MAX_SAFE_INTEGER,
+          },
+        }
+      : {}),
     url: database.url,
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',

@@ -5,6 +5,8 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig, MysqlConfig } from '../config/app-config.js';
 import { DatabaseGuard, type GuardedPool } from './database-guard.js';
+import { replicaId } from './replica-set.js';
+import { clusterPool } from './replication-routing.js';
 
 /**
  * Puts the {@link DatabaseGuard} in front of TypeORM's MySQL/MariaDB pool once the data source is
@@ -13,7 +15,7 @@ import { DatabaseGuard, type GuardedPool } from './database-guard.js';
 @Injectable()
 export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('DatabaseGuard');
-  private guard: DatabaseGuard | undefined;
+  private readonly guards: DatabaseGuard[] = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -22,20 +24,30 @@ export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const database = this.config.getOrThrow<DatabaseConfig>('database');
-    const pool = (this.dataSource.driver as unknown as { pool?: GuardedPool }).pool;
-    if (database.kind !== 'mysql' || !pool) return;
-    this.guard = new DatabaseGuard({
+    if (database.kind !== 'mysql') return;
+    // with read replicas TypeORM keeps one pool per server: each gets a guard of its own
+    const primary = (this.dataSource.driver as unknown as { pool?: GuardedPool }).pool ?? clusterPool(this.dataSource, 'MASTER');
+    if (primary) this.guard(primary, database, database.url, '');
+    database.replicaUrls.forEach((url, index) => {
+      const pool = clusterPool(this.dataSource, replicaId(index));
+      if (pool) this.guard(pool, database, url, `replica ${index + 1}: `);
+    });
+  }
+
+  private guard(pool: GuardedPool, database: MysqlConfig, url: string, prefix: string): void {
+    const guard = new DatabaseGuard({
       queryTimeoutMs: database.queryTimeoutMs,
       acquireTimeoutMs: database.acquireTimeoutMs,
       probeIntervalMs: database.probeIntervalMs,
-      probe: () => probe(database),
-      log: (level, message) => this.logger[level](message),
+      probe: () => probe({ ...database, url }),
+      log: (level, message) => this.logger[level](`${prefix}${message}`),
     });
-    this.guard.install(pool);
+    guard.install(pool);
+    this.guards.push(guard);
   }
 
   onModuleDestroy(): void {
-    this.guard?.stop();
+    for (const guard of this.guards) guard.stop();
   }
 }
 

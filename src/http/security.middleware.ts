@@ -3,7 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import type { HttpConfig } from '../config/app-config.js';
+import { CONSISTENCY_HEADER } from '../common/sql/read-routing.js';
+import type { DatabaseConfig, HttpConfig } from '../config/app-config.js';
 
 /** Spec §14.3's lists, then the conditional-request headers (docs/API.md, "Conditional requests"). */
 export const CORS_EXPOSED_HEADERS = [
@@ -70,11 +71,14 @@ export class CorsMiddleware implements NestMiddleware {
 
   constructor(@Inject(ConfigService) config: ConfigService) {
     const allowed = config.getOrThrow<HttpConfig>('http').corsOrigins;
+    const database = config.getOrThrow<DatabaseConfig>('database');
+    // with read replicas, browsers may read the consistency token of a write and present it again
+    const token = database.kind === 'mysql' && database.replicaUrls.length > 0 ? [CONSISTENCY_HEADER] : [];
     this.handler = cors({
       origin: (origin, callback) => callback(null, origin !== undefined && (allowed === '*' || allowed.includes(origin)) ? origin : false),
       credentials: true,
-      exposedHeaders: CORS_EXPOSED_HEADERS,
-      allowedHeaders: CORS_ALLOWED_HEADERS,
+      exposedHeaders: [...CORS_EXPOSED_HEADERS, ...token],
+      allowedHeaders: [...CORS_ALLOWED_HEADERS, ...token],
       methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       maxAge: 600,
       preflightContinue: true,

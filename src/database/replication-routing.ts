@@ -1,0 +1,71 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import { isPlainRead, onPrimary, routedReplica } from '../common/sql/read-routing.js';
+import type { GuardedPool } from './database-guard.js';
+import type { ReplicaSet } from './replica-set.js';
+
+type ClusterPool = GuardedPool;
+
+/** The parts of TypeORM's MySQL driver with a replication set that the routing replaces. */
+interface ReplicatedDriver {
+  poolCluster?: { _nodes: Record<string, { pool: ClusterPool } | undefined> };
+  prepareDbConnection(connection: unknown): unknown;
+  obtainMasterConnection(): Promise<unknown>;
+  obtainSlaveConnection(): Promise<unknown>;
+}
+
+/** The pool of one server of TypeORM's replication set (`MASTER`, `SLAVE0`, …). */
+export function clusterPool(dataSource: DataSource, id: string): ClusterPool | undefined {
+  return (dataSource.driver as unknown as ReplicatedDriver).poolCluster?._nodes[id]?.pool;
+}
+
+/**
+ * Sends reads where the request decided (`common/sql/read-routing.ts`) instead of to a random
+ * replica:
+ *
+ * - TypeORM asks for a "slave" connection for the reads of its query builders and repositories
+ *   outside a transaction; it gets the request's replica when one was chosen and is still usable,
+ *   else the primary. A replica that refuses the connection is marked failed and the primary answers.
+ * - Plain `SELECT`s through `DataSource.query` (TypeORM sends every raw query to the primary) go to
+ *   the request's replica too; anything else, and everything of a transaction, stays on the primary.
+ * - Connections are taken from each server's pool directly: the cluster's own bookkeeping would
+ *   drop a server for good after a few errors.
+ */
+export function installReadRouting(dataSource: DataSource, replicas: ReplicaSet): void {
+  const driver = dataSource.driver as unknown as ReplicatedDriver;
+  if (!driver.poolCluster) return;
+  const acquire = (pool: ClusterPool | undefined) =>
+    new Promise<unknown>((resolve, reject) => {
+      if (!pool) return reject(new Error('no such server in the replication set'));
+      pool.getConnection((error, connection) => (error || !connection ? reject(error ?? new Error('no connection')) : resolve(connection)));
+    }).then((connection) => driver.prepareDbConnection(connection));
+
+  driver.obtainMasterConnection = () => acquire(clusterPool(dataSource, 'MASTER'));
+  driver.obtainSlaveConnection = async () => {
+    const id = routedReplica();
+    if (id === null || !replicas.usable(id)) return driver.obtainMasterConnection();
+    try {
+      return await acquire(clusterPool(dataSource, id));
+    } catch {
+      replicas.markFailed(id);
+      return driver.obtainMasterConnection();
+    }
+  };
+
+  const query: DataSource['query'] = dataSource.query.bind(dataSource);
+  dataSource.query = (async (sql: string, parameters?: unknown[], runner?: QueryRunner) => {
+    if (runner || routedReplica() === null || !isPlainRead(sql)) return query(sql, parameters, runner);
+    const reader = dataSource.createQueryRunner('slave');
+    try {
+      return (await reader.query(sql, parameters)) as unknown;
+    } finally {
+      await reader.release();
+    }
+  }) as DataSource['query'];
+}
+
+/** The primary's replication position after everything committed so far: the consistency token. */
+export async function primaryPosition(dataSource: DataSource, flavor: 'mariadb' | 'mysql'): Promise<string> {
+  const sql = flavor === 'mariadb' ? 'SELECT @@GLOBAL.gtid_binlog_pos AS position' : 'SELECT @@GLOBAL.gtid_executed AS position';
+  const rows: Array<{ position: string | null }> = await onPrimary(() => dataSource.query(sql));
+  return String(rows[0]?.position ?? '').replace(/\s+/g, '');
+}
