@@ -1,4 +1,4 @@
-/** Two projects: unit tests live beside the code, e2e tests in test/ boot the real app over HTTP (native ESM). */
+/** Two projects (three with `npm run test:scale`): unit tests live beside the code, e2e tests in test/ boot the real app over HTTP (native ESM). */
 const common = {
   testEnvironment: 'node',
   rootDir: '.',
@@ -22,5 +22,7 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    // the scaled-out topology of scripts/scale-env.sh, only when it runs (`npm run test:scale`)
+    ...(process.env.SCALE_ENV ? [{ ...common, displayName: 'scale', testMatch: ['<rootDir>/test/scale/**/*.scale-spec.ts'] }] : []),
   ],
 };

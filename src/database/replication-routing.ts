@@ -1,4 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
 import { isPlainRead, onPrimary, routedReplica } from '../common/sql/read-routing.js';
 import type { GuardedPool } from './database-guard.js';
 import type { ReplicaSet } from './replica-set.js';
@@ -27,6 +28,8 @@ export function clusterPool(dataSource: DataSource, id: string): ClusterPool | u
  *   else the primary. A replica that refuses the connection is marked failed and the primary answers.
  * - Plain `SELECT`s through `DataSource.query` (TypeORM sends every raw query to the primary) go to
  *   the request's replica too; anything else, and everything of a transaction, stays on the primary.
+ * - A read whose replica goes away while it runs (connection lost, no answer within the bound) is
+ *   sent again to the primary: a read has no effect, so running it twice is harmless.
  * - Connections are taken from each server's pool directly: the cluster's own bookkeeping would
  *   drop a server for good after a few errors.
  */
@@ -40,15 +43,46 @@ export function installReadRouting(dataSource: DataSource, replicas: ReplicaSet)
     }).then((connection) => driver.prepareDbConnection(connection));
 
   driver.obtainMasterConnection = () => acquire(clusterPool(dataSource, 'MASTER'));
+  const retried = new WeakSet<object>();
+  const retryOnPrimary = (connection: unknown, id: string) => {
+    const target = connection as { query: (...args: unknown[]) => unknown };
+    if (retried.has(target)) return;
+    retried.add(target);
+    const query = target.query.bind(target);
+    target.query = (...args: unknown[]) => {
+      const last = args.length - 1;
+      if (typeof args[last] !== 'function') return query(...args);
+      const callback = args[last] as (error: Error | null, ...results: unknown[]) => void;
+      args[last] = (error: Error | null, ...results: unknown[]) => {
+        if (!error || !isDatabaseUnavailable(error) || !isPlainRead(sqlOf(args[0]))) return callback(error, ...results);
+        replicas.markFailed(id);
+        const pool = clusterPool(dataSource, 'MASTER');
+        if (!pool) return callback(error);
+        pool.getConnection((failed, primary) => {
+          if (failed || !primary) return callback(failed ?? error);
+          const again = [...args];
+          again[last] = (...answer: [Error | null, ...unknown[]]) => {
+            primary.release();
+            callback(...answer);
+          };
+          primary.query(...again);
+        });
+      };
+      return query(...args);
+    };
+  };
   driver.obtainSlaveConnection = async () => {
     const id = routedReplica();
     if (id === null || !replicas.usable(id)) return driver.obtainMasterConnection();
+    let connection: unknown;
     try {
-      return await acquire(clusterPool(dataSource, id));
+      connection = await acquire(clusterPool(dataSource, id));
     } catch {
       replicas.markFailed(id);
       return driver.obtainMasterConnection();
     }
+    retryOnPrimary(connection, id);
+    return connection;
   };
 
   const query: DataSource['query'] = dataSource.query.bind(dataSource);
@@ -61,6 +95,12 @@ export function installReadRouting(dataSource: DataSource, replicas: ReplicaSet)
       await reader.release();
     }
   }) as DataSource['query'];
+}
+
+function sqlOf(query: unknown): string {
+  if (typeof query === 'string') return query;
+  const sql = (query as { sql?: unknown } | null)?.sql;
+  return typeof sql === 'string' ? sql : '';
 }
 
 /** The primary's replication position after everything committed so far: the consistency token. */
