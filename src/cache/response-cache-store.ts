@@ -1,13 +1,15 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { Inject, Injectable } from '@nestjs/common';
+import { resolve } from 'node:path';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
 import { siteDay } from '../common/dates/site-day.js';
 import { onPrimary } from '../common/sql/read-routing.js';
-import type { HttpConfig, LimitsConfig, SiteConfig } from '../config/app-config.js';
+import type { DatabaseConfig, HttpConfig, LimitsConfig, SiteConfig } from '../config/app-config.js';
 import { sizeProblem } from '../http/client-errors.js';
 import { BODY_HEADERS, isNotModified, publicRead, READ_VARY, type ReadCaching } from '../http/conditional-reads.js';
 import { DataVersionService } from './data-version.service.js';
+import { SharedAnswers } from './shared-answers.js';
 
 /** A cached answer: the bytes and everything a hit or a revalidation replays with them. */
 export interface Entry {
@@ -48,8 +50,10 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * version it was built at is the database's; the version is read for every answer.
  */
 @Injectable()
-export class ResponseCacheStore {
+export class ResponseCacheStore implements OnApplicationShutdown {
   readonly entries: LRUCache<string, Entry>;
+  /** Answers shared with the other app replicas through Redis (`REDIS_URL`), or null. */
+  readonly shared: SharedAnswers | null;
   /** Answers being built, by version and key: concurrent misses wait for them. */
   readonly building = new Map<string, Promise<Entry | null>>();
   readonly caching: ReadCaching;
@@ -65,9 +69,19 @@ export class ResponseCacheStore {
     this.today = siteDay(config.getOrThrow<SiteConfig>('site').timezone);
     this.limits = config.getOrThrow<HttpConfig>('http');
     this.caching = { maxAgeSeconds: this.limits.cacheMaxAgeSeconds };
-    const max = config.getOrThrow<LimitsConfig>('limits').responseCacheEntries;
+    const limits = config.getOrThrow<LimitsConfig>('limits');
+    const max = limits.responseCacheEntries;
+    const database = config.getOrThrow<DatabaseConfig>('database');
+    this.shared =
+      limits.responseCache && limits.redisUrl
+        ? new SharedAnswers(limits.redisUrl, limits.redisKeyPrefix, database.kind === 'mysql' ? database.url : resolve(database.path))
+        : null;
     this.entries = new LRUCache<string, Entry>({ max, maxSize: MAX_BYTES, sizeCalculation: (entry) => entry.body.length + 64 });
     this.shortcuts = new LRUCache<string, Shortcut>({ max });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.shared?.close();
   }
 
   /** The key of an answer: edition, the site's day (relative dates), the canonical URL. */

@@ -47,6 +47,12 @@ export class ResponseCacheMiddleware implements NestMiddleware {
     const pending = this.store.building.get(`${version}|${key}`);
     const shared = pending ? await pending : null;
     if (shared) return this.send(req, res, shared, 'SHARED', shortcut);
+    // another app replica may have built it at this version already (Redis)
+    const remote = await this.store.shared?.get(key, version);
+    if (remote) {
+      if (!this.store.fresh(key, version)) this.store.entries.set(key, remote);
+      return this.send(req, res, remote, 'HIT', shortcut);
+    }
     // an entry current at this version is built from a server that holds it (a lagging replica does not)
     requireDataVersion(version);
     this.build(req, res, key, version, shortcut);
@@ -81,6 +87,7 @@ export class ResponseCacheMiddleware implements NestMiddleware {
         allow: allow === undefined ? undefined : String(allow),
       };
       this.store.entries.set(key, entry);
+      this.store.shared?.set(key, entry);
       this.store.remember(req, req.originalUrl, shortcut);
       finish(entry);
     });

@@ -115,8 +115,10 @@ export interface LimitsConfig {
   /** Failed logins allowed per login, from every address, before the login is locked everywhere. */
   loginAccountFailures: number;
   loginWindowSeconds: number;
-  /** Shared limiter storage for several replicas; memory when unset. */
+  /** Shared storage of several app replicas (request-rate counters, cached answers); memory when unset. */
   redisUrl?: string;
+  /** Prefix of the cached answers' keys in Redis (`REDIS_KEY_PREFIX`), so several calendars can share one Redis. */
+  redisKeyPrefix: string;
   /** Express `trust proxy` setting, so the client address is read from X-Forwarded-For. */
   trustProxy: boolean | number | string;
   /** Cache of anonymous read answers, checked against the shared data version. */
@@ -286,6 +288,7 @@ export function loadConfig(env: Env): AppConfig {
       loginAccountFailures,
       loginWindowSeconds: integer(read('LOGIN_FAILURE_WINDOW_SECONDS') ?? '900', 'LOGIN_FAILURE_WINDOW_SECONDS', 1, 86_400),
       redisUrl: parseRedisUrl(read('REDIS_URL')),
+      redisKeyPrefix: parseRedisKeyPrefix(read('REDIS_KEY_PREFIX')),
       trustProxy: parseTrustProxy(read('TRUST_PROXY')),
       responseCache: flag(read('RESPONSE_CACHE') ?? 'on', 'RESPONSE_CACHE'),
       responseCacheEntries: integer(read('RESPONSE_CACHE_ENTRIES') ?? '5000', 'RESPONSE_CACHE_ENTRIES', 1, 10_000_000),
@@ -337,6 +340,12 @@ function flag(raw: string, name: string): boolean {
 function parseRedisUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   if (!/^rediss?:\/\/[^/]+/.test(raw)) throw new ConfigError('REDIS_URL', 'must look like redis://host:6379');
+  return raw;
+}
+
+function parseRedisKeyPrefix(raw: string | undefined): string {
+  if (raw === undefined) return 'calendar:';
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(raw)) throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1-64 letters, digits and : . _ -');
   return raw;
 }
 

@@ -18,6 +18,7 @@ import { recordingChanges } from '../changes/change-recording.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { onPrimary } from '../common/sql/read-routing.js';
 
 export const TRASH_SUFFIX = '__trashed';
 /** The trash suffix with the counter it may carry (see {@link ItemsService.trashedSlug}). */
@@ -126,15 +127,18 @@ export class ItemsService {
   /**
    * Scheduled items whose publication time has passed are published (spec §5.3). Reads call this
    * first; a process re-checks at once after its own writes and otherwise at most once a second.
+   * Always on the primary, even for a read a replica answers: a lagging replica would hide due items.
    */
   async publishDueItems(): Promise<void> {
     const now = Date.now();
     if (now < this.nextCheckAt) return;
     this.nextCheckAt = now + PROMOTION_RECHECK_MS;
     const due = wallToDate(nowUtcWall(new Date(now)));
-    let published = await this.events.publishDue(due);
-    for (const kind of ['venue', 'organizer'] as const) published += await this.publishDueOf(kind, due);
-    if (published > 0) await this.version.bump();
+    await onPrimary(async () => {
+      let published = await this.events.publishDue(due);
+      for (const kind of ['venue', 'organizer'] as const) published += await this.publishDueOf(kind, due);
+      if (published > 0) await this.version.bump();
+    });
   }
 
   /** Due venues or organizers: a plain look first, then one transaction that publishes and logs them. */
