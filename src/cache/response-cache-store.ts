@@ -9,20 +9,10 @@ import type { DatabaseConfig, HttpConfig, LimitsConfig, SiteConfig } from '../co
 import { sizeProblem } from '../http/client-errors.js';
 import { BODY_HEADERS, isNotModified, publicRead, READ_VARY, type ReadCaching } from '../http/conditional-reads.js';
 import { DataVersionService } from './data-version.service.js';
+import type { Entry } from './cache-entry.js';
 import { SharedAnswers } from './shared-answers.js';
 
-/** A cached answer: the bytes and everything a hit or a revalidation replays with them. */
-export interface Entry {
-  version: string;
-  body: Buffer;
-  contentType: string;
-  /** The answer's entity tag, computed once when it was built: a hit or a revalidation never hashes. */
-  etag: string;
-  lastModified: string | undefined;
-  /** Representation headers (totals, links, truncation), replayed on a 200, names spelled as set. */
-  headers: Array<[string, OutgoingHttpHeader]>;
-  allow: string | undefined;
-}
+export type { Entry } from './cache-entry.js';
 
 /**
  * What the request pipeline decided for one request as sent (target and `Origin`): the edition

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Entry } from './response-cache-store.js';
+import type { Entry } from './cache-entry.js';
 
 /** How long Redis keeps an answer: entries are filed under their data version, so old ones only wait to expire. */
 const TTL_SECONDS = 120;
