@@ -11,7 +11,8 @@
 # Settings (environment): SCALE_DIR (/tmp/calendar-scale), SCALE_PRIMARY_PORT (3417),
 # SCALE_REPLICA_PORT (3418), SCALE_PROXY_PORT (3480), SCALE_APP_PORTS ("3481 3482"),
 # SCALE_REPLICA_DELAY (seconds of MASTER_DELAY, 0), SCALE_REPLICA_MAX_LAG_MS (3000),
-# SCALE_REPLICA_WAIT_MS (500).
+# SCALE_REPLICA_WAIT_MS (500), SCALE_REDIS_URL (redis://127.0.0.1:6379; the apps share cached answers
+# there under a key prefix of their own, or run without Redis when none answers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ read -r -a APP_PORTS <<<"${SCALE_APP_PORTS:-3481 3482}"
 DELAY="${SCALE_REPLICA_DELAY:-0}"
 MAX_LAG_MS="${SCALE_REPLICA_MAX_LAG_MS:-3000}"
 WAIT_MS="${SCALE_REPLICA_WAIT_MS:-500}"
+REDIS="${SCALE_REDIS_URL:-redis://127.0.0.1:6379}"
 DB=calendar
 APP_USER=calendar
 APP_PASSWORD=calendar-scale-pw
@@ -99,14 +101,20 @@ start() {
 
   local primary_url="mysql://$APP_USER:$APP_PASSWORD@127.0.0.1:$PRIMARY_PORT/$DB"
   local replica_url="mysql://$APP_USER:$APP_PASSWORD@127.0.0.1:$REPLICA_PORT/$DB"
-  local servers=""
+  local servers="" redis_url="" prefix="calendar-scale-$$:"
+  if redis-cli -u "$REDIS" ping >/dev/null 2>&1; then
+    redis_url="$REDIS"
+    echo "$prefix" >"$DIR/redis-prefix"
+  else
+    say "no Redis answers at $REDIS: the apps run without it"
+  fi
   for index in "${!APP_PORTS[@]}"; do
     local port="${APP_PORTS[$index]}"
     say "app $((index + 1)) on 127.0.0.1:$port"
     # one after the other: the first applies the migrations
     PORT="$port" PUBLIC_URL="http://127.0.0.1:$PROXY_PORT" DATABASE_URL="$primary_url" DATABASE_REPLICA_URLS="$replica_url" \
       REPLICA_MAX_LAG_MS="$MAX_LAG_MS" REPLICA_WAIT_MS="$WAIT_MS" ADMIN_LOGIN="$ADMIN_LOGIN" ADMIN_PASSWORD="$ADMIN_PASSWORD" \
-      TRUST_PROXY=1 LOG_FORMAT=json LOG_LEVEL=warn LOG_REQUESTS=false LOGIN_FAILURE_LIMIT=100000 \
+      REDIS_URL="$redis_url" REDIS_KEY_PREFIX="$prefix" TRUST_PROXY=1 LOG_FORMAT=json LOG_LEVEL=warn LOG_REQUESTS=false LOGIN_FAILURE_LIMIT=100000 \
       node --max-old-space-size=192 dist/src/main.js >"$DIR/app-$((index + 1)).log" 2>&1 &
     echo $! >"$DIR/app-$((index + 1)).pid"
     wait_for 60 app_ready "$port" || {
@@ -152,6 +160,7 @@ EOF
   "admin": { "login": "$ADMIN_LOGIN", "password": "$ADMIN_PASSWORD" },
   "primary": { "socket": "$DIR/primary.sock", "url": "$primary_url" },
   "replica": { "socket": "$DIR/replica.sock", "url": "$replica_url", "pidFile": "$DIR/replica.pid" },
+  "redis": "$redis_url",
   "maxLagMs": $MAX_LAG_MS,
   "waitMs": $WAIT_MS,
   "script": "$(pwd)/scripts/scale-env.sh"
@@ -182,6 +191,9 @@ stop() {
   for file in "$DIR"/app-*.pid; do stop_pid_file "$file"; done
   stop_pid_file "$DIR/replica.pid"
   stop_pid_file "$DIR/primary.pid"
+  if [ -f "$DIR/redis-prefix" ]; then
+    redis-cli -u "$REDIS" --scan --pattern "$(cat "$DIR/redis-prefix")*" | xargs -r redis-cli -u "$REDIS" del >/dev/null 2>&1 || true
+  fi
   rm -rf "$DIR"
 }
 

@@ -159,6 +159,29 @@ describe('the response cache across app processes', () => {
     }
   });
 
+  it('one app process answers from the page the other built (Redis), at the current data version only', async () => {
+    expect(env.redis).not.toBe(''); // the topology runs with Redis here
+    const { id } = await createEvent(appA, 'Shared page 0');
+    for (let round = 1; round <= 3; round++) {
+      const built = await call(appA, `/events/${id}`);
+      expect({ round, cache: built.headers.get('x-cache'), title: built.body.title }).toEqual({
+        round,
+        cache: 'MISS',
+        title: `Shared page ${round - 1}`,
+      });
+      await sleep(50);
+      const taken = await call(appB, `/events/${id}`);
+      expect({ round, cache: taken.headers.get('x-cache'), etag: taken.headers.get('etag') }).toEqual({
+        round,
+        cache: 'HIT',
+        etag: built.headers.get('etag'),
+      });
+      expect((await call(appB, `/events/${id}`, { method: 'POST', headers: admin, body: { title: `Shared page ${round}` } })).status).toBe(
+        200,
+      );
+    }
+  });
+
   it('lists, cached or not, include a write the reader presents', async () => {
     const { token } = await createEvent(appB, 'Listed after a write');
     for (const base of [appA, appB]) {

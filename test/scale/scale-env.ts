@@ -9,6 +9,8 @@ export interface ScaleEnv {
   admin: { login: string; password: string };
   primary: { socket: string; url: string };
   replica: { socket: string; url: string; pidFile: string };
+  /** The Redis the apps share cached answers through, or '' when none answered at start. */
+  redis: string;
   maxLagMs: number;
   waitMs: number;
   script: string;
