@@ -13,6 +13,7 @@ import type { ChangeFeedEntry, ChangesResponse } from './changes.response.js';
 import { CHANGES_PER_PAGE, type ChangesQueryDto } from './changes.query.js';
 import { encodeCursor } from './sync-cursor.js';
 import { ChangeRetention } from './change-retention.js';
+import { onPrimary } from '../common/sql/read-routing.js';
 
 /** Log rows looked at for one answer at most: a reader who may see few of them gets a short page and `has_more`. */
 const SCAN_LIMIT = 5000;
@@ -73,7 +74,15 @@ export class ChangeFeedService {
     @Inject(ChangeRetention) private readonly retention: ChangeRetention,
   ) {}
 
-  async page(query: ChangesQueryDto, ctx: RequestContext): Promise<ChangesResponse> {
+  /**
+   * One page of the feed, read on the primary even when replicas answer other reads: cursors are
+   * positions in the primary's numbering, which a lagging replica may not have reached yet.
+   */
+  page(query: ChangesQueryDto, ctx: RequestContext): Promise<ChangesResponse> {
+    return onPrimary(() => this.readPage(query, ctx));
+  }
+
+  private async readPage(query: ChangesQueryDto, ctx: RequestContext): Promise<ChangesResponse> {
     const perPage = Math.min(query.per_page ?? CHANGES_PER_PAGE.default, CHANGES_PER_PAGE.max);
     await this.retention.pruneWhenDue();
     await this.sequencer.sequence();

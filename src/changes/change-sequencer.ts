@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { freshReads } from '../cache/fresh-reads.js';
+import { onPrimary } from '../common/sql/read-routing.js';
 
 /** Changes given a sequence number per transaction of the sequencer. */
 const BATCH = 2000;
@@ -31,12 +32,13 @@ export class ChangeSequencer {
     private readonly dataVersion: DataVersionService,
   ) {
     this.mysql = dataSource.driver.options.type !== 'better-sqlite3';
-    this.sequence = freshReads(() => this.run());
+    // numbering and its state are the primary's: a replica's copy may be behind a cursor already handed out
+    this.sequence = freshReads(() => onPrimary(() => this.run()));
   }
 
   async state(): Promise<SequenceState> {
-    const rows: Array<{ last_seq: string | number; pruned_through: string | number }> = await this.dataSource.query(
-      'SELECT last_seq, pruned_through FROM change_sequence WHERE id = 1',
+    const rows: Array<{ last_seq: string | number; pruned_through: string | number }> = await onPrimary(() =>
+      this.dataSource.query('SELECT last_seq, pruned_through FROM change_sequence WHERE id = 1'),
     );
     return { lastSeq: BigInt(rows[0]?.last_seq ?? 0), prunedThrough: BigInt(rows[0]?.pruned_through ?? 0) };
   }

@@ -104,6 +104,18 @@ describe('read-your-writes with a lagging replica', () => {
     expect(reads[0].status).toBe(404);
   });
 
+  it('the change feed follows the primary: a cursor handed out by one app is valid on the other at once', async () => {
+    const { id } = await createEvent(appA, 'Followed');
+    const first = await call(appA, '/changes?since=now', { headers: admin });
+    expect(first.status).toBe(200);
+    const created = await createEvent(appB, 'Followed next');
+    const next = await call(appB, `/changes?since=${String(first.body.next_cursor)}`, { headers: admin });
+    expect(next.status).toBe(200);
+    const ids = (next.body.changes as Array<{ id: number }>).map((change) => change.id);
+    expect(ids).toContain(created.id);
+    expect(ids).not.toContain(id);
+  });
+
   it('an invalid token is no error: the primary answers', async () => {
     const { id } = await createEvent(appA);
     const read = await call(appB, `/events/${id}`, { headers: { ...admin, 'X-Consistency-Token': 'not-a-position' } });
