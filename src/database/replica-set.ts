@@ -15,7 +15,11 @@ interface Replica {
   dataVersion: bigint | null;
   /** MariaDB: the applied position at the last check. */
   position: string;
+  /** Tokens this replica is known to have applied (a browser presents the same one for a while). */
+  reached: Set<string>;
 }
+
+const MAX_REMEMBERED_TOKENS = 1000;
 
 interface Sample {
   at: number;
@@ -57,7 +61,7 @@ export class ReplicaSet {
       id: replicaId(index),
       pool: mysql.createPool({
         uri: url,
-        connectionLimit: 4,
+        connectionLimit: 8,
         connectTimeout: database.connectTimeoutMs,
         enableKeepAlive: true,
         supportBigNumbers: true,
@@ -67,6 +71,7 @@ export class ReplicaSet {
       caughtUpAt: 0,
       dataVersion: null,
       position: '',
+      reached: new Set<string>(),
     }));
   }
 
@@ -110,7 +115,9 @@ export class ReplicaSet {
   /** A connection to the replica failed: it is skipped until its next successful check. */
   markFailed(id: string): void {
     const replica = this.byId(id);
-    if (replica) replica.checkedAt = 0;
+    if (!replica) return;
+    replica.checkedAt = 0;
+    replica.reached.clear(); // what comes back may be another copy, further behind
   }
 
   holdsDataVersion(id: string, version: string): boolean {
@@ -129,8 +136,11 @@ export class ReplicaSet {
     const replica = candidates[this.next++ % candidates.length];
     if (token === undefined) return replica.id;
     if (!this.isToken(token)) return null;
-    if (this.flavor === 'mariadb' && reaches(replica.position, token)) return replica.id;
-    return (await this.waitFor(replica, token)) ? replica.id : null;
+    if (replica.reached.has(token) || (this.flavor === 'mariadb' && reaches(replica.position, token))) return replica.id;
+    if (!(await this.waitFor(replica, token))) return null;
+    if (replica.reached.size >= MAX_REMEMBERED_TOKENS) replica.reached.clear();
+    replica.reached.add(token);
+    return replica.id;
   }
 
   isToken(token: string): boolean {
@@ -145,16 +155,21 @@ export class ReplicaSet {
         : this.database.replicaWaitMs === 0
           ? 'SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed) = 1 AS reached'
           : `SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ${seconds}) = 0 AS reached`;
+    const bound = this.database.replicaWaitMs + this.database.queryTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    // the bound covers the wait for a free connection of the pool too, not only the query
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), bound);
+    });
     try {
-      const [rows] = await replica.pool.query({
-        sql,
-        values: [token],
-        timeout: this.database.replicaWaitMs + this.database.queryTimeoutMs,
-      });
-      return Number((rows as Array<{ reached: unknown }>)[0]?.reached) === 1;
+      const answer = await Promise.race([replica.pool.query({ sql, values: [token], timeout: bound }), late]);
+      if (answer === 'late') return false;
+      return Number((answer[0] as Array<{ reached: unknown }>)[0]?.reached) === 1;
     } catch {
       this.markFailed(replica.id);
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -192,7 +207,7 @@ export class ReplicaSet {
       if (newest) replica.caughtUpAt = Math.max(replica.caughtUpAt, newest.at);
       replica.checkedAt = Date.now();
     } catch {
-      replica.checkedAt = 0;
+      this.markFailed(replica.id);
     }
   }
 
