@@ -7,6 +7,12 @@ import type { DatabaseConfig, MysqlConfig } from '../config/app-config.js';
 import { DatabaseGuard, type GuardedPool } from './database-guard.js';
 
 /**
+ * A database that takes longer than this to answer a fresh `SELECT 1` right after a query ran past its
+ * bound counts as away; a quicker answer means only that query was slow.
+ */
+const CHECK_TIMEOUT_MS = 250;
+
+/**
  * Puts the {@link DatabaseGuard} in front of TypeORM's MySQL/MariaDB pool once the data source is
  * up (migrations at start-up run unbounded). SQLite answers in-process and needs no guard.
  */
@@ -29,6 +35,7 @@ export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
       acquireTimeoutMs: database.acquireTimeoutMs,
       probeIntervalMs: database.probeIntervalMs,
       probe: () => probe(database),
+      checkTimeoutMs: Math.min(CHECK_TIMEOUT_MS, database.connectTimeoutMs, database.queryTimeoutMs),
       log: (level, message) => this.logger[level](message),
     });
     this.guard.install(pool);
