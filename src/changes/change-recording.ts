@@ -84,8 +84,9 @@ export async function recordingChanges<T>(
   ids: readonly number[],
   work: () => Promise<T>,
   declared?: ChangeAction,
+  created = false,
 ): Promise<T> {
-  const before = await readStates(manager, kind, ids);
+  const before = created ? new Map<number, RecordState>() : await readStates(manager, kind, ids);
   const hooks = declared === 'deleted' ? changeHooks(manager) : undefined;
   const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
   const result = await work();
@@ -120,4 +121,9 @@ export async function recordingChanges<T>(
     );
   }
   return result;
+}
+
+/** {@link recordingChanges} for records that `work` creates under ids allocated just before: nothing to read first. */
+export function recordingCreation<T>(manager: EntityManager, kind: ChangeKind, ids: readonly number[], work: () => Promise<T>): Promise<T> {
+  return recordingChanges(manager, kind, ids, work, undefined, true);
 }

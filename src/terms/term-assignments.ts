@@ -6,7 +6,7 @@ import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
-import { recordingChanges } from '../changes/change-recording.js';
+import { recordingCreation } from '../changes/change-recording.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
 import type { EventTermResponse } from './term.response.js';
 import { compareText, termView, type AnyTerm } from './term-tree.js';
@@ -127,7 +127,7 @@ export class TermAssignments {
   protected async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
-    await recordingChanges(manager, this.definition.taxonomy, [id], () =>
+    await recordingCreation(manager, this.definition.taxonomy, [id], () =>
       manager.insert(
         this.definition.entity,
         manager.create(this.definition.entity, {
