@@ -44,7 +44,7 @@ export async function collapsedSeriesPage<T extends ObjectLiteral>(
   const rows: Array<{ id: number | string }> = await builder.connection.manager.query(
     `SELECT u.id AS id FROM (SELECT s.id${extra('s')} FROM (${singlesSql}) s UNION ALL SELECT r.id${extra('r')} FROM (${firstsSql}) r) u` +
       ` ORDER BY u.${key} ${order.direction}, u.id ${order.direction} LIMIT ${paging.perPage} OFFSET ${paging.offset}`,
-    [...singlesParams, ...firstsParams],
+    [...(singlesParams as unknown[]), ...(firstsParams as unknown[])],
   );
   return { total, ids: rows.map((row) => Number(row.id)) };
 }
