@@ -284,7 +284,8 @@ for (const size of sizes) {
   }
   const creates = measured.filter((scenario) => scenario.handler);
   const uncachedList = cacheModes.includes('off') && measured.some((scenario) => scenario.name === 'events list (default)');
-  if (uncachedList || creates.length > 0) {
+  const uncachedSingle = cacheModes.includes('off') && measured.find((scenario) => scenario.name === 'single event by id');
+  if (uncachedList || uncachedSingle || creates.length > 0) {
     // Yardstick of uncached reads and of writes: the hand-written handler.
     const handlerBase = `http://127.0.0.1:${port + 10}`;
     const handler = await startProcess(
@@ -295,6 +296,7 @@ for (const size of sizes) {
     );
     try {
       if (uncachedList) await measure(size, 'handler', { name: 'events list (default)', url: `${handlerBase}/events` });
+      if (uncachedSingle) await measure(size, 'handler', { name: 'single event by id', url: `${handlerBase}${uncachedSingle.path}` });
       for (const scenario of creates) await measure(size, 'handler', scenario.handler(handlerBase));
     } finally {
       await stopProcess(handler);

@@ -6,7 +6,12 @@
 import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({
-  options: { base: { type: 'string' }, auth: { type: 'string' }, count: { type: 'string', default: '3000' }, clients: { type: 'string', default: '4' } },
+  options: {
+    base: { type: 'string' },
+    auth: { type: 'string' },
+    count: { type: 'string', default: '3000' },
+    clients: { type: 'string', default: '4' },
+  },
 });
 if (!args.base || !args.auth) {
   console.error('usage: node bench/series.mjs --base URL --auth login:app-password [--count N] [--clients N]');
@@ -27,7 +32,9 @@ let failures = 0;
 async function client() {
   while (next < count) {
     const index = next++;
-    const start = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1 + (index % 365), 9 + (index % 9)));
+    const start = new Date(
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1 + (index % 365), 9 + (index % 9)),
+    );
     const end = new Date(start.getTime() + 90 * 60 * 1000);
     const began = performance.now();
     const answer = await fetch(url, {
