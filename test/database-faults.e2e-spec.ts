@@ -198,7 +198,9 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
     try {
       await holder.query('START TRANSACTION');
       await holder.query('SELECT id FROM events WHERE id = ? FOR UPDATE', [id]);
-      const update = timed(() => t.http().post(`${API}/events/${id}`).auth(admin.login, admin.password).send({ title: 'Changed while held' }));
+      const update = timed(() =>
+        t.http().post(`${API}/events/${id}`).auth(admin.login, admin.password).send({ title: 'Changed while held' }),
+      );
       await sleep(QUERY_TIMEOUT_MS / 3);
       expect((await t.http().get(`${API}/events/${id}`)).status).toBe(200);
       const { answer, ms } = await update;
