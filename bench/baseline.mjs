@@ -4,6 +4,9 @@
 // No framework, no validation, no cache. The benchmark runs it next to the service and prints the
 // service's uncached default list as a share of this handler's throughput.
 //
+// `GET /events/<id>` is the yardstick of an uncached single event: the event's row, its venue,
+// organizers, categories and tags, in the same shape.
+//
 // `POST /events` is the yardstick of writes: a JSON body with title, start and end (site wall time),
 // one organizer, one category and one tag, stored in one transaction with the rows the service
 // writes for it (item id, event, the three links, the two term counts, the change-log row), and
@@ -31,13 +34,8 @@ function windowOf(now) {
 
 const WHERE = "status = 'publish' AND hide_from_listings = 0 AND start_local >= ? AND end_local <= ?";
 
-async function page() {
-  const [from, to] = windowOf(new Date());
-  const [[{ total }]] = await pool.query(`SELECT COUNT(*) AS total FROM events WHERE ${WHERE}`, [from, to]);
-  const [events] = await pool.query(
-    `SELECT id, slug, title, description, excerpt, status, date_utc, modified_utc, timezone, all_day, start_local, end_local, start_utc, end_utc, cost, venue_id, featured, sticky FROM events WHERE ${WHERE} ORDER BY start_local, id LIMIT ?`,
-    [from, to, perPage],
-  );
+/** Venue, organizers, categories and tags of some events (four reads side by side). */
+async function related(events) {
   const ids = events.length ? events.map((event) => event.id) : [0];
   const venueIds = [...new Set(events.map((event) => event.venue_id).filter((id) => id !== null))];
   const [[venues], [organizers], [categories], [tags]] = await Promise.all([
@@ -55,14 +53,30 @@ async function page() {
     ]),
   ]);
   const byEvent = (rows, id) => rows.filter((row) => row.event_id === id).map(({ event_id: _eventId, ...rest }) => rest);
+  return events.map((event) => ({
+    ...event,
+    venue: venues.find((venue) => venue.id === event.venue_id) ?? [],
+    organizer: byEvent(organizers, event.id),
+    categories: byEvent(categories, event.id),
+    tags: byEvent(tags, event.id),
+  }));
+}
+
+const COLUMNS =
+  'id, slug, title, description, excerpt, status, date_utc, modified_utc, timezone, all_day, start_local, end_local, start_utc, end_utc, cost, venue_id, featured, sticky';
+
+async function single(id) {
+  const [events] = await pool.query(`SELECT ${COLUMNS} FROM events WHERE id = ? AND status = 'publish'`, [id]);
+  if (events.length === 0) return null;
+  return (await related(events))[0];
+}
+
+async function page() {
+  const [from, to] = windowOf(new Date());
+  const [[{ total }]] = await pool.query(`SELECT COUNT(*) AS total FROM events WHERE ${WHERE}`, [from, to]);
+  const [events] = await pool.query(`SELECT ${COLUMNS} FROM events WHERE ${WHERE} ORDER BY start_local, id LIMIT ?`, [from, to, perPage]);
   return {
-    events: events.map((event) => ({
-      ...event,
-      venue: venues.find((venue) => venue.id === event.venue_id) ?? [],
-      organizer: byEvent(organizers, event.id),
-      categories: byEvent(categories, event.id),
-      tags: byEvent(tags, event.id),
-    })),
+    events: await related(events),
     total,
     total_pages: Math.ceil(total / perPage),
   };
@@ -133,6 +147,17 @@ createServer((req, res) => {
         (created) => res.writeHead(201, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(created)),
         (error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
       );
+    return;
+  }
+  const one = /^\/events\/(\d+)$/.exec(req.url ?? '');
+  if (one) {
+    single(Number(one[1])).then(
+      (body) =>
+        body
+          ? res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body))
+          : res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found"}'),
+      (error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
+    );
     return;
   }
   page().then(

@@ -85,6 +85,14 @@ export function targets(rows) {
         value: value(list, listHandler),
         met: size === 100000 ? share(list, listHandler) >= 1 : null,
       });
+    const single = find(size, 'off', 'single event by id');
+    const singleHandler = single && yardstickOf(rows, single);
+    if (single && singleHandler)
+      checks.push({
+        name: `${size} events, cache off: single event ≥ 50 % of the hand-written handler`,
+        value: value(single, singleHandler),
+        met: share(single, singleHandler) >= 0.5,
+      });
   }
   const failures = rows.filter((row) => row.requestsPerSecond !== undefined && (row.errors > 0 || row.non2xx > 0));
   checks.push({

@@ -183,4 +183,42 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
       .send({ name: `${prefix} again` });
     expect(again.status).toBe(201);
   });
+
+  it('fails only a write that waited past its bound while the database still answers, and keeps serving everyone else', async () => {
+    const created = await t
+      .http()
+      .post(`${API}/events`)
+      .auth(admin.login, admin.password)
+      .send({ title: 'Held row', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+
+    // another client holds the event's row: the update below waits for it longer than its bound
+    const holder = await mysql.createConnection(databaseUrl as string);
+    try {
+      await holder.query('START TRANSACTION');
+      await holder.query('SELECT id FROM events WHERE id = ? FOR UPDATE', [id]);
+      const update = timed(() =>
+        t.http().post(`${API}/events/${id}`).auth(admin.login, admin.password).send({ title: 'Changed while held' }),
+      );
+      await sleep(QUERY_TIMEOUT_MS / 3);
+      expect((await t.http().get(`${API}/events/${id}`)).status).toBe(200);
+      const { answer, ms } = await update;
+      expectUnavailable(answer);
+      expect(ms).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 100);
+      // at once (a database marked down would refuse this), and after the probe that follows the slow query
+      expect((await t.http().get(`${API}/events`)).status).toBe(200);
+      await sleep(400);
+      expect((await t.http().get('/health/ready')).status).toBe(200);
+      expect((await t.http().get(`${API}/venues`)).status).toBe(200);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    // the refused write left nothing behind, and sent again it is stored
+    expect((await t.http().get(`${API}/events/${id}`)).body.title).toBe('Held row');
+    const again = await t.http().post(`${API}/events/${id}`).auth(admin.login, admin.password).send({ title: 'Changed after' });
+    expect(again.status).toBe(200);
+    expect((await t.http().get(`${API}/events/${id}`)).body.title).toBe('Changed after');
+  });
 });

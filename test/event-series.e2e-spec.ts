@@ -444,4 +444,53 @@ describe('recurring events: series created with `recurrence`', () => {
     const bad = await t.http().get(`${API}/events?collapse=yes`);
     expect([bad.status, Object.keys(bad.body.data.params)]).toEqual([400, ['collapse']]);
   });
+
+  it('pages collapse=series like the plain list with every series reduced to its first match, in every order', async () => {
+    const made = async (title: string, start: string, recurrence?: string[]) =>
+      (await create({ title, timezone: 'UTC', start_date: `${start}:00`, end_date: `${start.slice(0, 11)}23:00:00`, recurrence })).body
+        .id as number;
+    await made('Lantern walk weekly', '2033-03-01 18:00', ['RRULE:FREQ=WEEKLY;COUNT=5']);
+    await made('Lantern single one', '2033-03-02 10:00');
+    await made('Lantern every other day', '2033-03-02 10:00', ['RRULE:FREQ=DAILY;INTERVAL=2;COUNT=8']);
+    await made('Lantern single two', '2033-03-09 08:00');
+    await made('Lantern monthly', '2033-02-15 12:00', ['RRULE:FREQ=MONTHLY;COUNT=4']);
+    await made('Lantern single three', '2033-03-20 09:00');
+    const query = 'search=lantern&start_date=2033-03-01&end_date=2033-06-30';
+    const all = await t.http().get(`${API}/events?${query}&per_page=50`);
+    type Listed = { id: number; title: string; start_date: string; recurrence: { series_id: number } | null };
+    const plain = all.body.events as Listed[];
+    expect(plain.length).toBeGreaterThan(15);
+    const firstOf = new Map<number, Listed>();
+    for (const event of plain) {
+      const series = event.recurrence?.series_id;
+      const known = series === undefined ? undefined : firstOf.get(series);
+      if (series !== undefined && (!known || event.start_date < known.start_date)) firstOf.set(series, event);
+    }
+    const kept = plain.filter((event) => !event.recurrence || firstOf.get(event.recurrence.series_id) === event);
+    expect(kept.length).toBe(3 + 3);
+    const key = {
+      event_date: (e: Listed) => e.start_date,
+      title: (e: Listed) => e.title,
+      id: (e: Listed) => String(e.id).padStart(12, '0'),
+    };
+    for (const orderby of ['event_date', 'title', 'id'] as const) {
+      for (const order of ['asc', 'desc']) {
+        const expected = [...kept]
+          .sort((a, b) => (key[orderby](a) < key[orderby](b) ? -1 : key[orderby](a) > key[orderby](b) ? 1 : a.id - b.id))
+          .map((event) => event.id);
+        if (order === 'desc') expected.reverse();
+        const pages: number[] = [];
+        for (let page = 1; page <= 3; page++) {
+          const answer = await t
+            .http()
+            .get(`${API}/events?${query}&collapse=series&per_page=2&page=${page}&orderby=${orderby}&order=${order}`);
+          expect([answer.status, answer.body.total, answer.body.total_pages]).toEqual([200, 6, 3]);
+          pages.push(...(answer.body.events as Listed[]).map((event) => event.id));
+        }
+        expect({ orderby, order, pages }).toEqual({ orderby, order, pages: expected });
+      }
+    }
+    const beyond = await t.http().get(`${API}/events?${query}&collapse=series&per_page=2&page=4`);
+    expect(beyond.status).toBe(404);
+  });
 });

@@ -23,9 +23,14 @@ export class DataVersionService {
     });
   }
 
-  async bump(): Promise<void> {
+  /**
+   * Moves the version on, after a write committed. Writers of one event-loop turn share one
+   * `UPDATE`, started after all of them called: each write's commit is followed by a change of the
+   * version, which is all a cached answer built before it needs to become stale.
+   */
+  readonly bump: () => Promise<void> = freshReads(async () => {
     await this.dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
-  }
+  });
 
   /** A value computed once per data version (term counts, term lists). */
   memo<T>(compute: () => Promise<T>): () => Promise<T> {

@@ -84,12 +84,13 @@ export async function recordingChanges<T>(
   ids: readonly number[],
   work: () => Promise<T>,
   declared?: ChangeAction,
+  creation?: { states?: ReadonlyMap<number, RecordState> },
 ): Promise<T> {
-  const before = await readStates(manager, kind, ids);
+  const before = creation ? new Map<number, RecordState>() : await readStates(manager, kind, ids);
   const hooks = declared === 'deleted' ? changeHooks(manager) : undefined;
   const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
   const result = await work();
-  const after = await readStates(manager, kind, ids);
+  const after = creation?.states ?? (await readStates(manager, kind, ids));
   const recordedUtc = nowUtcWall();
   const rows: Array<Partial<ChangeEntity>> = [];
   for (const id of new Set(ids)) {
@@ -120,4 +121,28 @@ export async function recordingChanges<T>(
     );
   }
   return result;
+}
+
+/**
+ * {@link recordingChanges} for records that `work` creates under ids allocated just before: nothing
+ * to read first, and nothing after either when the caller knows the states it writes.
+ */
+export function recordingCreation<T>(
+  manager: EntityManager,
+  kind: ChangeKind,
+  ids: readonly number[],
+  work: () => Promise<T>,
+  states?: ReadonlyMap<number, RecordState>,
+): Promise<T> {
+  return recordingChanges(manager, kind, ids, work, undefined, { states });
+}
+
+/** The state an item is written with, as {@link readStates} would read it back. */
+export function itemState(item: { status: string; authorId: number; password: string | null; modifiedUtc: string }): RecordState {
+  return {
+    status: item.status,
+    authorId: item.authorId,
+    protected: typeof item.password === 'string' && item.password !== '',
+    modifiedUtc: item.modifiedUtc,
+  };
 }

@@ -9,6 +9,12 @@ import { replicaId } from './replica-set.js';
 import { clusterPool } from './replication-routing.js';
 
 /**
+ * A database that takes longer than this to answer a fresh `SELECT 1` right after a query ran past its
+ * bound counts as away; a quicker answer means only that query was slow.
+ */
+const CHECK_TIMEOUT_MS = 250;
+
+/**
  * Puts the {@link DatabaseGuard} in front of TypeORM's MySQL/MariaDB pool once the data source is
  * up (migrations at start-up run unbounded). SQLite answers in-process and needs no guard.
  */
@@ -40,6 +46,7 @@ export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
       acquireTimeoutMs: database.acquireTimeoutMs,
       probeIntervalMs: database.probeIntervalMs,
       probe: () => probe({ ...database, url }),
+      checkTimeoutMs: Math.min(CHECK_TIMEOUT_MS, database.connectTimeoutMs, database.queryTimeoutMs),
       log: (level, message) => this.logger[level](`${prefix}${message}`),
     });
     guard.install(pool);

@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function setUp(probe: () => Promise<void> = () => Promise.reject(new Error('still away'))) {
   const pool = new FakePool();
-  const guard = new DatabaseGuard({ queryTimeoutMs: 200, acquireTimeoutMs: 200, probeIntervalMs: 20, probe });
+  const guard = new DatabaseGuard({ queryTimeoutMs: 200, acquireTimeoutMs: 200, probeIntervalMs: 20, checkTimeoutMs: 50, probe });
   guard.install(pool);
   const acquire = () =>
     new Promise<FakeConnection>((resolve, reject) =>
@@ -68,7 +68,7 @@ describe('DatabaseGuard', () => {
     expect(setup.guard.isDown).toBe(false);
   });
 
-  it('fails a silent query after its bound, destroys its connection and marks the database down', async () => {
+  it('fails a silent query after its bound, destroys its connection and marks the database down when a probe gets no answer either', async () => {
     const setup = setUp();
     guard = setup.guard;
     const connection = await setup.acquire();
@@ -78,6 +78,7 @@ describe('DatabaseGuard', () => {
     expect(error).toMatchObject({ code: 'DB_QUERY_TIMEOUT' });
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(connection.destroyed).toBe(true);
+    await sleep(0);
     expect(setup.guard.isDown).toBe(true);
     // a late answer is ignored
     connection.answerAll();
@@ -88,6 +89,7 @@ describe('DatabaseGuard', () => {
     guard = setup.guard;
     const held = await setup.acquire();
     await setup.query(await setup.acquire()).catch(() => undefined);
+    await sleep(0);
     const started = Date.now();
     await expect(setup.acquire()).rejects.toMatchObject({ code: 'DB_MARKED_DOWN' });
     await expect(setup.query(held)).rejects.toMatchObject({ code: 'DB_MARKED_DOWN' });
@@ -115,6 +117,43 @@ describe('DatabaseGuard', () => {
     expect(Date.now() - timedOut).toBeLessThan(100);
     committing.answerAll({ affectedRows: 0 });
     await expect(commit).resolves.toEqual({ affectedRows: 0 });
+  });
+
+  it('fails only the slow query when the database answers the probe that follows it', async () => {
+    let probes = 0;
+    const setup = setUp(() => {
+      probes++;
+      return Promise.resolve();
+    });
+    guard = setup.guard;
+    const slow = await setup.acquire();
+    const stalled = setup.query(slow, 'SELECT SLEEP(10)').catch((caught: unknown) => caught);
+    await sleep(30);
+    const other = await setup.acquire();
+    const running = setup.query(other, 'SELECT 2');
+    expect(await stalled).toMatchObject({ code: 'DB_QUERY_TIMEOUT' });
+    expect(slow.destroyed).toBe(true);
+    await sleep(20);
+    expect(probes).toBe(1);
+    expect(setup.guard.isDown).toBe(false);
+    // the other query was left to finish, and new work is accepted
+    other.answerAll([{ two: 2 }]);
+    await expect(running).resolves.toEqual([{ two: 2 }]);
+    const next = await setup.acquire();
+    const answer = setup.query(next);
+    next.answerAll([{ ok: 1 }]);
+    await expect(answer).resolves.toEqual([{ ok: 1 }]);
+  });
+
+  it('marks the database down when the probe after a slow query is itself too slow', async () => {
+    const setup = setUp(() => new Promise<void>((resolve) => setTimeout(resolve, 500)));
+    guard = setup.guard;
+    const connection = await setup.acquire();
+    expect(await setup.query(connection).catch((caught: unknown) => caught)).toMatchObject({ code: 'DB_QUERY_TIMEOUT' });
+    expect(setup.guard.isDown).toBe(false);
+    await sleep(80);
+    expect(setup.guard.isDown).toBe(true);
+    await expect(setup.acquire()).rejects.toMatchObject({ code: 'DB_MARKED_DOWN' });
   });
 
   it('bounds an acquisition that gets no connection, without marking the database down', async () => {

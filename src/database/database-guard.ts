@@ -20,6 +20,8 @@ export interface DatabaseGuardSettings {
   probeIntervalMs: number;
   /** One `SELECT 1` on a connection of its own, bounded; resolves when the database answered. */
   probe: () => Promise<void>;
+  /** How long the probe that follows a query past its bound may take before the database counts as down. */
+  checkTimeoutMs: number;
   log?: (level: 'warn' | 'log', message: string) => void;
 }
 
@@ -29,7 +31,10 @@ export interface DatabaseGuardSettings {
  * - Every acquisition waits at most `acquireTimeoutMs`, every query at most `queryTimeoutMs`; a query
  *   past its bound fails, and its connection is destroyed (mysql2 would keep the silent command at
  *   the head of the connection and hand it to the next request).
- * - A query or connection that got no answer marks the database down: waiting acquisitions and
+ * - A query past its bound fails alone when the database still answers: a probe follows at once, and
+ *   only when it gets no answer within `checkTimeoutMs` is the database marked down (one slow query
+ *   must not turn every other request away).
+ * - A connection that got no answer, or a query whose probe got none, marks the database down: waiting acquisitions and
  *   running queries fail at once (except a COMMIT, which is left to its own bound so an answer that
  *   is on its way still counts), and every new acquisition or query fails without sending anything.
  *   Connections opened before that are discarded when next acquired, never reused.
@@ -43,7 +48,10 @@ export class DatabaseGuard {
   private generation = 0;
   private stopped = false;
   private probeTimer: NodeJS.Timeout | undefined;
+  private checking = false;
   private readonly generations = new WeakMap<GuardedConnection, number>();
+  /** Connections the guard closed after a query past its bound (their transaction's ROLLBACK still comes). */
+  private readonly discarded = new WeakSet<GuardedConnection>();
   private readonly waiting = new Set<(error: Error) => void>();
   private readonly running = new Map<(error: Error) => void, string>();
 
@@ -114,6 +122,11 @@ export class DatabaseGuard {
       const last = args.length - 1;
       if (typeof args[last] !== 'function') return query(...args);
       const callback = args[last] as Callback;
+      if (this.discarded.has(connection)) {
+        // the server rolls back what the connection had open; that is no sign of an outage
+        process.nextTick(() => callback(discarded()));
+        return undefined;
+      }
       if (this.down) {
         // nothing is sent; the connection may hold an open transaction, which the server rolls back
         connection.destroy();
@@ -130,6 +143,7 @@ export class DatabaseGuard {
       };
       const abort = (error: Error) => {
         settle(error);
+        this.discarded.add(connection);
         connection.destroy();
       };
       const timer = setTimeout(() => {
@@ -138,7 +152,7 @@ export class DatabaseGuard {
           `no answer from the database within ${this.settings.queryTimeoutMs} ms`,
         );
         abort(error);
-        this.markDown(error);
+        this.check(error);
       }, this.settings.queryTimeoutMs);
       this.running.set(abort, sqlOf(args[0]));
       args[last] = (error: Error | null, ...results: unknown[]) => {
@@ -147,6 +161,27 @@ export class DatabaseGuard {
       };
       return query(...args);
     };
+  }
+
+  /** After a query past its bound: marks the database down unless a fresh probe answers in time. */
+  private check(cause: Error): void {
+    if (this.down || this.stopped || this.checking) return;
+    this.checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer to the probe')), this.settings.checkTimeoutMs);
+    });
+    const probe = this.settings.probe();
+    probe.catch(() => undefined);
+    Promise.race([probe, bound])
+      .then(
+        () => this.settings.log?.('warn', `${cause.message}; the database answers a probe, so only that query failed`),
+        () => this.markDown(cause),
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.checking = false;
+      });
   }
 
   private markDown(cause: Error): void {
@@ -177,6 +212,10 @@ export class DatabaseGuard {
 
 function markedDown(): DatabaseUnavailableError {
   return new DatabaseUnavailableError('DB_MARKED_DOWN', 'the database is marked down; waiting for a probe to answer');
+}
+
+function discarded(): DatabaseUnavailableError {
+  return new DatabaseUnavailableError('DB_CONNECTION_DISCARDED', 'the connection was closed after a query got no answer in time');
 }
 
 function sqlOf(query: unknown): string {

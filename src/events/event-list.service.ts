@@ -16,7 +16,7 @@ import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ItemsService } from '../items/items.service.js';
-import { listOrder, modifiedWindow, orderAndModifiedEcho, whereModified } from '../common/paging/list-order.js';
+import { listOrder, modifiedWindow, type ListOrder, orderAndModifiedEcho, whereModified } from '../common/paging/list-order.js';
 import { expandStatusFilter } from '../items/status-rules.js';
 import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -26,6 +26,7 @@ import { hasCoordinates } from '../venues/venue.mapper.js';
 import type { ListEventsQueryDto } from './dto/list-events.query.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
+import { collapsedSeriesPage } from './collapsed-series-list.js';
 import { EventEntity } from './event.entity.js';
 
 const LIST_ORDER = [
@@ -179,19 +180,7 @@ export class EventListService {
     }
     if (query.post_parent !== undefined) builder.andWhere('e.parent_id = :parent', { parent: query.post_parent });
     whereModified(builder, 'e', modified);
-    if (query.collapse === 'series') {
-      // one item per series: the occurrence with the earliest start among the matches
-      const firsts = builder
-        .clone()
-        .select('e.series_id')
-        .addSelect('MIN(e.start_local)')
-        .andWhere('e.series_id IS NOT NULL')
-        .groupBy('e.series_id');
-      builder.andWhere(`(e.series_id IS NULL OR (e.series_id, e.start_local) IN (${firsts.getQuery()}))`);
-    }
-
     const paging = window ?? resolvePaging(query, this.lists);
-    const total = await builder.getCount();
     // The page is found as ids first: a query the listing index covers, read in index order from the
     // window's start (MariaDB would otherwise walk the index from the calendar's first event when it
     // must fetch whole rows), then those rows by primary key.
@@ -202,14 +191,8 @@ export class EventListService {
       title: 'title',
       id: 'id',
     });
-    const pageIds = await builder
-      .select('e.id', 'id')
-      .orderBy(`e.${order.column}`, order.direction)
-      .addOrderBy('e.id', order.direction)
-      .offset(paging.offset)
-      .limit(paging.perPage)
-      .getRawMany<{ id: number | string }>()
-      .then((found) => found.map((row) => Number(row.id)));
+    const { total, ids: pageIds } =
+      query.collapse === 'series' ? await collapsedSeriesPage(builder, order, paging) : await this.plainPage(builder, order, paging);
     const byId = new Map(
       (pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [
         event.id,
@@ -246,6 +229,19 @@ export class EventListService {
     ];
     const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
     return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };
+  }
+
+  private async plainPage(builder: SelectQueryBuilder<EventEntity>, order: ListOrder, paging: Paging) {
+    const total = await builder.getCount();
+    const ids = await builder
+      .select('e.id', 'id')
+      .orderBy(`e.${order.column}`, order.direction)
+      .addOrderBy('e.id', order.direction)
+      .offset(paging.offset)
+      .limit(paging.perPage)
+      .getRawMany<{ id: number | string }>()
+      .then((found) => found.map((row) => Number(row.id)));
+    return { total, ids };
   }
 
   private whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {

@@ -12,6 +12,7 @@ import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
+import { termLinksOfEvents } from '../terms/term-assignments.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
@@ -70,11 +71,16 @@ export class EventPayloadsService {
     const links = await runner.find(EventOrganizerEntity, { where: { eventId: In(ids) }, order: { position: 'ASC' } });
     const organizerIds = [...new Set(links.map((link) => link.organizerId))];
     const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
-    const [venues, organizers, categories, tags, series] = await Promise.all([
+    const [venues, organizers, [categories, tags], series] = await Promise.all([
       venueIds.length ? runner.findBy(VenueEntity, { id: In(venueIds) }) : [],
       organizerIds.length ? runner.findBy(OrganizerEntity, { id: In(organizerIds) }) : [],
-      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager),
-      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager),
+      // the links of both taxonomies in one statement
+      termLinksOfEvents(runner, [this.categories.definition, this.tags.definition], ids).then(([categoryLinks, tagLinks]) =>
+        Promise.all([
+          this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks),
+          this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks),
+        ]),
+      ),
       seriesIds.length ? runner.findBy(EventSeriesEntity, { id: In(seriesIds) }) : [],
     ]);
     const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));

@@ -42,12 +42,12 @@ export class EventReadsService {
       if (!event) throw ApiError.invalidParam('slug', 'unknown_event_slug');
       return event;
     }
+    // the event first: the kind of the id is asked only when it is not one (one read for the usual case)
+    const event = Number.isSafeInteger(ref.id) && ref.id > 0 ? await repository.findOneBy({ id: ref.id }) : null;
+    if (event) return event;
     const kind = await this.items.kindOf(ref.id);
-    if (kind === null) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
-    if (kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });
-    const event = await repository.findOneBy({ id: ref.id });
-    if (!event) throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
-    return event;
+    if (kind !== null && kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });
+    throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
   }
 
   /** Whether `id` is an event that is not in the trash. */

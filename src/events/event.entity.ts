@@ -7,7 +7,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 
 @Entity('events')
 @Index('UQ_events_slug', ['slug'], { unique: true })
-@Index('IDX_events_listing', ['status', 'hideFromListings', 'startLocal', 'id', 'endLocal'])
+@Index('IDX_events_listing', ['status', 'hideFromListings', 'startLocal', 'id', 'endLocal', 'seriesId'])
 @Index('IDX_events_date', ['status', 'dateUtc'])
 @Index('IDX_events_venue', ['venueId'])
 @Index('IDX_events_parent', ['parentId'])

@@ -11,7 +11,7 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
-import { recordingChanges } from '../changes/change-recording.js';
+import { itemState, recordingChanges, recordingCreation } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -77,11 +77,17 @@ export class EventsService {
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
         let terms: TermLinks = [];
         if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
-        await recordingChanges(manager, 'event', [id], async () => {
-          await manager.insert(EventEntity, event);
-          await this.links.linkOrganizers(id, plan, user, manager, true);
-          terms = await this.links.resolveTerms(input, manager);
-        });
+        await recordingCreation(
+          manager,
+          'event',
+          [id],
+          async () => {
+            await manager.insert(EventEntity, event);
+            await this.links.linkOrganizers(id, plan, user, manager, true);
+            terms = await this.links.resolveTerms(input, manager);
+          },
+          new Map([[id, itemState(event)]]),
+        );
         // Last, so that the terms stay locked only until the commit: the counts first (their row
         // locks also serve the links' foreign-key checks, see `lockForLinking`), then the links.
         await moveTermCounts(

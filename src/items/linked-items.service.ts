@@ -15,7 +15,7 @@ import type { ItemWritesService } from './item-writes.service.js';
 import type { LinkedItemDeps } from './linked-item-deps.js';
 import type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 import { LinkedItemReads } from './linked-item-reads.js';
-import { recordingChanges } from '../changes/change-recording.js';
+import { recordingChanges, recordingCreation } from '../changes/change-recording.js';
 
 export type { ItemRef, LinkedItem, LinkedKindDefinition } from './linked-item-kind.js';
 
@@ -66,7 +66,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     const id = await this.items.allocateId(manager, this.definition.kind);
     const entity = Object.assign(new this.definition.entity(), prepared.entity);
     await this.fillCommon(entity, input, user, manager, { id, dateUtc: prepared.dateUtc, now, isCreate: true });
-    await recordingChanges(manager, this.definition.kind, [id], () => manager.insert(this.definition.entity, entity as never));
+    await recordingCreation(manager, this.definition.kind, [id], () => manager.insert(this.definition.entity, entity as never));
     return id;
   }
 

@@ -1,12 +1,13 @@
 import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { forUpdate } from '../common/sql/for-update.js';
+import { idChunks } from '../common/sql/id-chunks.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
 import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
-import { recordingChanges } from '../changes/change-recording.js';
+import { recordingCreation } from '../changes/change-recording.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
 import type { EventTermResponse } from './term.response.js';
 import { compareText, termView, type AnyTerm } from './term-tree.js';
@@ -22,6 +23,34 @@ export interface TaxonomyDefinition extends TaxonomyShape {
   unknownKey: string;
   /** `{public_url}/...` page of a term, given the slugs from the root ancestor down to the term. */
   pageUrl: (publicUrl: string, slugChain: string[]) => string;
+}
+
+/** One link between an event and a term. */
+export interface TermLink {
+  eventId: number;
+  termId: number;
+}
+
+/** The links of events to the terms of several taxonomies, read in one statement per thousand events. */
+export async function termLinksOfEvents(
+  runner: EntityManager,
+  definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
+  eventIds: number[],
+): Promise<TermLink[][]> {
+  const links = definitions.map((): TermLink[] => []);
+  for (const chunk of idChunks(eventIds)) {
+    const list = chunk.map((id) => String(Number(id))).join(', ');
+    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string }> = await runner.query(
+      definitions
+        .map(
+          (definition, index) =>
+            `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id FROM ${definition.joinTable} WHERE event_id IN (${list})`,
+        )
+        .join(' UNION ALL '),
+    );
+    for (const row of rows) links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id) });
+  }
+  return links;
 }
 
 /**
@@ -50,18 +79,19 @@ export class TermAssignments {
     return this.dataSource.getRepository(this.definition.entity);
   }
 
-  /** Embedded term objects of events, keyed by event id, sorted by name then id (spec §8.2). */
-  async embeddedTermsOfEvents(eventIds: number[], api: string, manager?: EntityManager): Promise<Map<number, EventTermResponse[]>> {
+  /**
+   * Embedded term objects of events, keyed by event id, sorted by name then id (spec §8.2). `links`:
+   * the events' links to this taxonomy when the caller read them already ({@link termLinksOfEvents}).
+   */
+  async embeddedTermsOfEvents(
+    eventIds: number[],
+    api: string,
+    manager?: EntityManager,
+    links?: TermLink[],
+  ): Promise<Map<number, EventTermResponse[]>> {
     const result = new Map<number, EventTermResponse[]>();
     if (eventIds.length === 0) return result;
-    const runner = manager ?? this.dataSource.manager;
-    const links = await runner
-      .createQueryBuilder()
-      .select('l.event_id', 'eventId')
-      .addSelect(`l.${this.definition.joinColumn}`, 'termId')
-      .from(this.definition.joinTable, 'l')
-      .where('l.event_id IN (:...eventIds)', { eventIds })
-      .getRawMany<{ eventId: number; termId: number }>();
+    links ??= (await termLinksOfEvents(manager ?? this.dataSource.manager, [this.definition], eventIds))[0];
     if (links.length === 0) return result;
     const terms = manager ? await manager.getRepository(this.definition.entity).find() : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
@@ -127,7 +157,7 @@ export class TermAssignments {
   protected async insertTerm(manager: EntityManager, name: string): Promise<number> {
     const { id } = await manager.save(TermIdEntity, manager.create(TermIdEntity, { taxonomy: this.definition.taxonomy }));
     const slug = await freeSlug(manager, this.tableName, sanitizeSlug(name) || String(id), null);
-    await recordingChanges(manager, this.definition.taxonomy, [id], () =>
+    await recordingCreation(manager, this.definition.taxonomy, [id], () =>
       manager.insert(
         this.definition.entity,
         manager.create(this.definition.entity, {

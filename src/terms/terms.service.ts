@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
-import { recordingChanges } from '../changes/change-recording.js';
+import { recordingChanges, recordingCreation } from '../changes/change-recording.js';
 import { canCreate } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -137,7 +137,7 @@ export class TermsService extends TermAssignments {
           modifiedUtc: nowUtcWall(),
           ...(parentId !== undefined ? { parentId } : {}),
         });
-        await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.insert(this.definition.entity, term));
+        await recordingCreation(manager, this.definition.taxonomy, [id], () => manager.insert(this.definition.entity, term));
         return id;
       }),
     );

@@ -117,10 +117,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const [state]: Array<{ last_seq: string | number; dispatched_through: string | number }> = await this.store.dataSource.query(
       'SELECT last_seq, dispatched_through FROM change_sequence WHERE id = 1',
     );
-    if (state && BigInt(state.last_seq) > BigInt(state.dispatched_through)) {
-      while ((await this.fanOut.fanOut()) === FAN_OUT_BATCH && !this.stopped);
-    }
     const active: unknown[] = await this.store.dataSource.query('SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1');
+    if (state && BigInt(state.last_seq) > BigInt(state.dispatched_through)) {
+      // with no active subscription there is nobody to deliver to: the changes are passed in one statement
+      if (active.length === 0) await this.fanOut.passOver(String(state.last_seq));
+      else while ((await this.fanOut.fanOut()) === FAN_OUT_BATCH && !this.stopped);
+    }
     if (active.length > 0) {
       while (!this.stopped && !this.paused && (await this.deliveries.deliverDue()) > 0);
       await this.scheduleNextDue();

@@ -26,6 +26,17 @@ export class WebhookFanOut {
     private readonly snapshots: ChangeSnapshots,
   ) {}
 
+  /**
+   * Marks the changes through `seq` as fanned out without reading them, while no subscription is
+   * active (a subscription gets the changes numbered after it became active). Never moves the mark back.
+   */
+  async passOver(seq: string): Promise<void> {
+    await this.store.dataSource.query('UPDATE change_sequence SET dispatched_through = ? WHERE id = 1 AND dispatched_through < ?', [
+      seq,
+      seq,
+    ]);
+  }
+
   /** Turns the next numbered changes into deliveries; returns how many changes it took. */
   fanOut(): Promise<number> {
     return this.store.transaction(async (manager) => {

@@ -27,16 +27,18 @@ const UNAVAILABLE_CODES = new Set([
   'POOL_CLOSED',
   'DB_ACQUIRE_TIMEOUT',
   'DB_MARKED_DOWN',
+  'DB_CONNECTION_DISCARDED',
 ]);
 
 /**
  * Raised by the connection guard (database/database-guard.ts) instead of waiting: `DB_QUERY_TIMEOUT`
  * (no answer within the bound), `DB_ACQUIRE_TIMEOUT` (no free connection within the bound),
- * `DB_MARKED_DOWN` (the database is known to be away; nothing was sent).
+ * `DB_MARKED_DOWN` (the database is known to be away; nothing was sent), `DB_CONNECTION_DISCARDED` (a
+ * later command on a connection the guard closed after a query past its bound).
  */
 export class DatabaseUnavailableError extends Error {
   constructor(
-    readonly code: 'DB_QUERY_TIMEOUT' | 'DB_ACQUIRE_TIMEOUT' | 'DB_MARKED_DOWN',
+    readonly code: 'DB_QUERY_TIMEOUT' | 'DB_ACQUIRE_TIMEOUT' | 'DB_MARKED_DOWN' | 'DB_CONNECTION_DISCARDED',
     message: string,
   ) {
     super(message);

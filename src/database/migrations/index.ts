@@ -9,6 +9,7 @@ import { Webhooks1764400000000 } from './1764400000000-webhooks.js';
 import { ImportState1764450000000 } from './1764450000000-import-state.js';
 import { EventSeries1764500000000 } from './1764500000000-event-series.js';
 import { SeriesTrashed1764550000000 } from './1764550000000-series-trashed.js';
+import { ListingSeries1764600000000 } from './1764600000000-listing-series.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ImportState1764450000000,
   EventSeries1764500000000,
   SeriesTrashed1764550000000,
+  ListingSeries1764600000000,
 ];
