@@ -1,5 +1,5 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import type { ListOrder } from '../common/paging/list-order.js';
+import { applyListOrder, type ListOrder } from '../common/paging/list-order.js';
 import type { Paging } from '../common/paging/paging.js';
 
 /**
@@ -35,11 +35,8 @@ export async function collapsedSeriesPage<T extends ObjectLiteral>(
     byId ? query.select('e.id', 'id') : query.select('e.id', 'id').addSelect(`e.${order.column}`, 'k');
   const key = byId ? 'id' : 'k';
   const extra = (alias: string) => (byId ? '' : `, ${alias}.k`);
-  const [singlesSql, singlesParams] = keyed(singles)
-    .orderBy(`e.${order.column}`, order.direction)
-    .addOrderBy('e.id', order.direction)
-    .limit(paging.offset + paging.perPage)
-    .getQueryAndParameters();
+  applyListOrder(keyed(singles), 'e', order);
+  const [singlesSql, singlesParams] = singles.limit(paging.offset + paging.perPage).getQueryAndParameters();
   const [firstsSql, firstsParams] = keyed(firsts).getQueryAndParameters();
   const rows: Array<{ id: number | string }> = await builder.connection.manager.query(
     `SELECT u.id AS id FROM (SELECT s.id${extra('s')} FROM (${singlesSql}) s UNION ALL SELECT r.id${extra('r')} FROM (${firstsSql}) r) u` +

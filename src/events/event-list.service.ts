@@ -16,7 +16,14 @@ import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { eventSearchTerms } from '../common/text/search-terms.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ItemsService } from '../items/items.service.js';
-import { listOrder, modifiedWindow, type ListOrder, orderAndModifiedEcho, whereModified } from '../common/paging/list-order.js';
+import {
+  applyListOrder,
+  listOrder,
+  modifiedWindow,
+  type ListOrder,
+  orderAndModifiedEcho,
+  whereModified,
+} from '../common/paging/list-order.js';
 import { expandStatusFilter } from '../items/status-rules.js';
 import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -233,10 +240,9 @@ export class EventListService {
 
   private async plainPage(builder: SelectQueryBuilder<EventEntity>, order: ListOrder, paging: Paging) {
     const total = await builder.getCount();
+    builder.select('e.id', 'id');
+    applyListOrder(builder, 'e', order);
     const ids = await builder
-      .select('e.id', 'id')
-      .orderBy(`e.${order.column}`, order.direction)
-      .addOrderBy('e.id', order.direction)
       .offset(paging.offset)
       .limit(paging.perPage)
       .getRawMany<{ id: number | string }>()
