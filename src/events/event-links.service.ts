@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { insertRows } from '../common/sql/plain-rows.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { TagsService } from '../tags/tags.service.js';
@@ -41,8 +42,9 @@ export class EventLinksService {
     }
   }
 
-  async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<void> {
-    if (!plan.organizers) return;
+  /** Links the planned organizers (a list sent replaces the previous one); returns their ids in order, none when no list was sent. */
+  async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<number[]> {
+    if (!plan.organizers) return [];
     const ids: number[] = [];
     for (const resolve of plan.organizers) {
       const id = await resolve(manager, user);
@@ -50,10 +52,12 @@ export class EventLinksService {
     }
     if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
     if (ids.length > 0)
-      await manager.insert(
+      await insertRows(
+        manager,
         EventOrganizerEntity,
         ids.map((organizerId, position) => ({ eventId, organizerId, position })),
       );
+    return ids;
   }
 
   /** The terms a new event names, per taxonomy (terms named but unknown are created). */
@@ -71,11 +75,9 @@ export class EventLinksService {
   async insertTermLinks(eventId: number, service: CategoriesService | TagsService, ids: number[], manager: EntityManager): Promise<void> {
     if (ids.length === 0) return;
     const { joinTable, joinColumn } = service.definition;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(joinTable)
-      .values(ids.map((termId) => ({ event_id: eventId, [joinColumn]: termId })))
-      .execute();
+    await manager.query(
+      `INSERT INTO ${joinTable} (event_id, ${joinColumn}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+      ids.flatMap((termId) => [eventId, termId]),
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { findRowsIn } from '../common/sql/plain-rows.js';
 import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import { canWriteItem } from '../common/auth/permissions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
@@ -12,14 +13,20 @@ import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { termLinksOfEvents } from '../terms/term-assignments.js';
+import { termLinksOfEvents, type TermLink } from '../terms/term-assignments.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
-import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+
+/** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
+export interface KnownEventLinks {
+  organizers: Array<{ eventId: number; organizerId: number; position: number }>;
+  categories: TermLink[];
+  tags: TermLink[];
+}
 
 /** The event objects of answers (spec §6.2): each event with its venue, organizers, terms and images. */
 @Injectable()
@@ -63,25 +70,22 @@ export class EventPayloadsService {
     password: string | undefined,
     single: boolean,
     manager?: EntityManager,
+    known?: KnownEventLinks,
   ): Promise<EventResponse[]> {
     if (events.length === 0) return [];
     const runner = manager ?? this.dataSource.manager;
     const ids = events.map((event) => event.id);
     const venueIds = [...new Set(events.map((event) => event.venueId).filter((id): id is number => id !== null))];
-    const links = await runner.find(EventOrganizerEntity, { where: { eventId: In(ids) }, order: { position: 'ASC' } });
+    // organizer, category and tag links in one statement (none when the caller knows them)
+    const { organizers: links, categories: categoryLinks, tags: tagLinks } = known ?? (await this.linksOf(runner, ids));
     const organizerIds = [...new Set(links.map((link) => link.organizerId))];
     const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
-    const [venues, organizers, [categories, tags], series] = await Promise.all([
-      venueIds.length ? runner.findBy(VenueEntity, { id: In(venueIds) }) : [],
-      organizerIds.length ? runner.findBy(OrganizerEntity, { id: In(organizerIds) }) : [],
-      // the links of both taxonomies in one statement
-      termLinksOfEvents(runner, [this.categories.definition, this.tags.definition], ids).then(([categoryLinks, tagLinks]) =>
-        Promise.all([
-          this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks),
-          this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks),
-        ]),
-      ),
-      seriesIds.length ? runner.findBy(EventSeriesEntity, { id: In(seriesIds) }) : [],
+    const [venues, organizers, categories, tags, series] = await Promise.all([
+      findRowsIn(runner, VenueEntity, 'id', venueIds),
+      findRowsIn(runner, OrganizerEntity, 'id', organizerIds),
+      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks),
+      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks),
+      findRowsIn(runner, EventSeriesEntity, 'id', seriesIds),
     ]);
     const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));
     const images = await this.images.payloads(
@@ -117,5 +121,25 @@ export class EventPayloadsService {
       const payload = toEventPayload(event, relations, settings, single && !locked);
       return locked ? redact(payload, EVENT_REDACTIONS) : payload;
     });
+  }
+
+  /** The organizer links (in order) and both taxonomies' term links of events. */
+  private async linksOf(runner: EntityManager, ids: number[]): Promise<KnownEventLinks> {
+    const organizerLinks = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
+    const [organizers, categories, tags] = await termLinksOfEvents(
+      runner,
+      [organizerLinks, this.categories.definition, this.tags.definition],
+      ids,
+      {
+        [organizerLinks.joinTable]: 'position',
+      },
+    );
+    return {
+      organizers: organizers
+        .map(({ eventId, termId, extra }) => ({ eventId, organizerId: termId, position: Number(extra) }))
+        .sort((a, b) => a.position - b.position),
+      categories,
+      tags,
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { findBySlug } from '../common/sql/find-by-slug.js';
+import { findRowsIn } from '../common/sql/plain-rows.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canReadItem } from '../common/auth/permissions.js';
@@ -43,7 +44,8 @@ export class EventReadsService {
       return event;
     }
     // the event first: the kind of the id is asked only when it is not one (one read for the usual case)
-    const event = Number.isSafeInteger(ref.id) && ref.id > 0 ? await repository.findOneBy({ id: ref.id }) : null;
+    const [event] =
+      Number.isSafeInteger(ref.id) && ref.id > 0 ? await findRowsIn(this.dataSource.manager, EventEntity, 'id', [ref.id]) : [];
     if (event) return event;
     const kind = await this.items.kindOf(ref.id);
     if (kind !== null && kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });

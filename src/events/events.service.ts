@@ -11,6 +11,7 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
+import { definesEveryColumn, insertRows } from '../common/sql/plain-rows.js';
 import { itemState, recordingChanges, recordingCreation } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
@@ -18,7 +19,7 @@ import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventLinksService, type TermLinks } from './event-links.service.js';
-import { EventPayloadsService } from './event-payloads.service.js';
+import { EventPayloadsService, type KnownEventLinks } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTION } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
@@ -56,7 +57,7 @@ export class EventsService {
     problems.throwIfAny(WRITE_ORDER);
     if (!canCreate('events', ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
-    const id = await this.writing('create', () =>
+    const inserted = await this.writing('create', () =>
       this.dataSource.transaction(async (manager) => {
         const id = await this.items.allocateId(manager, 'event');
         const event = manager.create(EventEntity, {
@@ -73,17 +74,23 @@ export class EventsService {
           venueId: null,
           parentId: null,
           customFields: null,
+          preTrashStatus: null,
+          seriesId: null,
+          seriesOriginalStart: null,
+          seriesException: false,
+          seriesTrashed: false,
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
         let terms: TermLinks = [];
+        let organizerIds: number[] = [];
         if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
         await recordingCreation(
           manager,
           'event',
           [id],
           async () => {
-            await manager.insert(EventEntity, event);
-            await this.links.linkOrganizers(id, plan, user, manager, true);
+            await insertRows(manager, EventEntity, [event]);
+            organizerIds = await this.links.linkOrganizers(id, plan, user, manager, true);
             terms = await this.links.resolveTerms(input, manager);
           },
           new Map([[id, itemState(event)]]),
@@ -100,13 +107,27 @@ export class EventsService {
         );
         for (const { service, ids } of terms) await this.links.insertTermLinks(id, service, ids, manager);
         if (series) await this.series.start(manager, event, series);
-        return id;
+        const termsOf = (taxonomy: 'category' | 'tag') =>
+          terms
+            .filter(({ service }) => service.definition.taxonomy === taxonomy)
+            .flatMap(({ ids }) => ids.map((termId) => ({ eventId: id, termId })));
+        const links: KnownEventLinks = {
+          organizers: organizerIds.map((organizerId, position) => ({ eventId: id, organizerId, position })),
+          categories: termsOf('category'),
+          tags: termsOf('tag'),
+        };
+        return { event, links };
       }),
     );
     await this.items.dataChanged();
-    const created = await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id });
+    // the answer is built from the row as written when that set every column (a series' start may change it)
+    const fromMemory = !series && definesEveryColumn(this.dataSource.manager, EventEntity, inserted.event);
+    const created = fromMemory
+      ? inserted.event
+      : await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: inserted.event.id });
+    const id = created.id;
     ctx.subject = created;
-    const [body] = await this.payloads.of([created], ctx, undefined, false);
+    const [body] = await this.payloads.of([created], ctx, undefined, false, undefined, fromMemory ? inserted.links : undefined);
     return { id, body };
   }
 

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { EntityManager } from 'typeorm';
+import { findRowsIn } from '../common/sql/plain-rows.js';
 import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -97,8 +98,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
   /** Whether `id` is an existing, non-trashed item of this kind (events may link it). */
   async isLinkable(id: number, manager?: EntityManager): Promise<boolean> {
     if (!Number.isSafeInteger(id) || id <= 0) return false;
-    const item = await (manager ?? this.dataSource.manager).findOneBy(this.definition.entity, { id } as never);
-    return item !== null && item.status !== 'trash';
+    const [item] = await findRowsIn(manager ?? this.dataSource.manager, this.definition.entity, 'id', [id]);
+    return item !== undefined && item.status !== 'trash';
   }
 
   async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {

@@ -1,7 +1,8 @@
-import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { allRows, findRowsIn } from '../common/sql/plain-rows.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
@@ -29,26 +30,35 @@ export interface TaxonomyDefinition extends TaxonomyShape {
 export interface TermLink {
   eventId: number;
   termId: number;
+  /** The column named for this link table in `extraColumns`, when one was. */
+  extra?: number;
 }
 
-/** The links of events to the terms of several taxonomies, read in one statement per thousand events. */
+/**
+ * The links of events to the rows of several link tables (the terms of taxonomies, the organizers),
+ * read in one statement per thousand events. `extraColumns`: a numeric column to read as well, per
+ * link table (the organizers' position).
+ */
 export async function termLinksOfEvents(
   runner: EntityManager,
   definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
   eventIds: number[],
+  extraColumns: Record<string, string> = {},
 ): Promise<TermLink[][]> {
   const links = definitions.map((): TermLink[] => []);
   for (const chunk of idChunks(eventIds)) {
     const list = chunk.map((id) => String(Number(id))).join(', ');
-    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string }> = await runner.query(
-      definitions
-        .map(
-          (definition, index) =>
-            `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id FROM ${definition.joinTable} WHERE event_id IN (${list})`,
-        )
-        .join(' UNION ALL '),
-    );
-    for (const row of rows) links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id) });
+    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string; extra: number | string }> =
+      await runner.query(
+        definitions
+          .map(
+            (definition, index) =>
+              `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${list})`,
+          )
+          .join(' UNION ALL '),
+      );
+    for (const row of rows)
+      links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
   }
   return links;
 }
@@ -68,7 +78,7 @@ export class TermAssignments {
     protected readonly publicUrl: string,
     protected readonly version: DataVersionService,
   ) {
-    this.allTerms = version.memo(() => this.repository.find());
+    this.allTerms = version.memo(() => allRows(this.dataSource.manager, this.definition.entity));
   }
 
   protected get tableName(): string {
@@ -93,7 +103,7 @@ export class TermAssignments {
     if (eventIds.length === 0) return result;
     links ??= (await termLinksOfEvents(manager ?? this.dataSource.manager, [this.definition], eventIds))[0];
     if (links.length === 0) return result;
-    const terms = manager ? await manager.getRepository(this.definition.entity).find() : await this.allTerms();
+    const terms = manager ? await allRows(manager, this.definition.entity) : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
     for (const link of links) {
       const term = byId.get(Number(link.termId));
@@ -112,7 +122,7 @@ export class TermAssignments {
   async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
     const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
     if (ids.length === 0) return;
-    const found = new Set((await this.repository.findBy({ id: In(ids) })).map((term) => term.id));
+    const found = new Set((await findRowsIn(this.dataSource.manager, this.definition.entity, 'id', ids)).map((term) => term.id));
     const unknown = ids.find((id) => !found.has(id));
     if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
   }

@@ -1,0 +1,149 @@
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { idChunks } from './id-chunks.js';
+
+/**
+ * Inserts and simple reads of whole rows without TypeORM's query builder, for the hot paths of
+ * writes and single reads (docs/PERFORMANCE.md). The statements are worked out once per entity and
+ * set of columns; values go through the driver's own conversions and the columns' transformers,
+ * both ways, so a row written or read here is stored and hydrated exactly as `insert` and `find`
+ * would store and hydrate it. No relations, no embedded columns: plain columns only.
+ */
+interface Shape {
+  metadata: EntityMetadata;
+  table: string;
+  /** Every stored column, in the entity's order. */
+  columns: ColumnMetadata[];
+  /** `SELECT <every column> FROM <table>` */
+  select: string;
+  inserts: Map<string, string>;
+}
+
+const shapes = new WeakMap<EntityMetadata, Shape>();
+
+function shapeOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>): Shape {
+  const metadata = manager.connection.getMetadata(target);
+  let shape = shapes.get(metadata);
+  if (!shape) {
+    const driver = manager.connection.driver;
+    const columns = metadata.columns.filter((column) => !column.isVirtual && column.isSelect && !column.embeddedMetadata);
+    const table = driver.escape(metadata.tableName);
+    shape = {
+      metadata,
+      table,
+      columns,
+      select: `SELECT ${columns.map((column) => driver.escape(column.databaseName)).join(', ')} FROM ${table}`,
+      inserts: new Map(),
+    };
+    shapes.set(metadata, shape);
+  }
+  return shape;
+}
+
+/**
+ * Inserts rows in one statement. Each row sets the columns it defines (the first row decides which:
+ * every row must define the same ones); a column left undefined takes its default in the database.
+ */
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  rows: Partial<T>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  const columns = shape.columns.filter((column) => column.getEntityValue(rows[0]) !== undefined);
+  const key = `${rows.length}:${columns.map((column) => column.databaseName).join(',')}`;
+  let sql = shape.inserts.get(key);
+  if (sql === undefined) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${shape.table} (${columns.map((column) => driver.escape(column.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+    if (shape.inserts.size < 64) shape.inserts.set(key, sql);
+  }
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const column of columns) parameters.push(driver.preparePersistentValue(column.getEntityValue(row), column));
+  await manager.query(sql, parameters);
+}
+
+/** Whether `row` sets every stored column of its entity (then it equals what a read of the row written from it gives). */
+export function definesEveryColumn<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, row: Partial<T>): boolean {
+  return shapeOf(manager, target).columns.every((column) => column.getEntityValue(row) !== undefined);
+}
+
+/** Entities of `target` whose `property` is one of `values` (one statement per chunk of values), in `orderBy`'s order when given. */
+export async function findRowsIn<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  property: keyof T & string,
+  values: Array<number | string>,
+  orderBy?: keyof T & string,
+): Promise<T[]> {
+  if (values.length === 0) return [];
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  const where = columnOf(shape, property);
+  const order = orderBy === undefined ? '' : ` ORDER BY ${driver.escape(columnOf(shape, orderBy).databaseName)} ASC`;
+  const found: T[] = [];
+  const chunks = [...idChunks(values as number[])];
+  for (const chunk of chunks) {
+    const rows: Array<Record<string, unknown>> = await manager.query(
+      `${shape.select} WHERE ${driver.escape(where.databaseName)} IN (${chunk.map(() => '?').join(', ')})${order}`,
+      chunk,
+    );
+    for (const row of rows) found.push(hydrate<T>(shape, driver, row));
+  }
+  if (orderBy !== undefined && chunks.length > 1) {
+    const column = columnOf(shape, orderBy);
+    found.sort((a, b) => compare(column.getEntityValue(a), column.getEntityValue(b)));
+  }
+  return found;
+}
+
+/** Every row of a (small) table, as entities. */
+export async function allRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>): Promise<T[]> {
+  const shape = shapeOf(manager, target);
+  const rows: Array<Record<string, unknown>> = await manager.query(shape.select);
+  return rows.map((row) => hydrate<T>(shape, manager.connection.driver, row));
+}
+
+/** The select list of every stored column of `target` under a table alias, each named `<prefix><column>` (for {@link hydrateRow}). */
+export function selectColumns(manager: EntityManager, target: EntityTarget<ObjectLiteral>, alias: string, prefix: string): string {
+  const driver = manager.connection.driver;
+  return shapeOf(manager, target)
+    .columns.map((column) => `${alias}.${driver.escape(column.databaseName)} AS ${driver.escape(prefix + column.databaseName)}`)
+    .join(', ');
+}
+
+/** The entity of a raw row read with {@link selectColumns}. */
+export function hydrateRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  row: Record<string, unknown>,
+  prefix: string,
+): T {
+  return hydrate<T>(shapeOf(manager, target), manager.connection.driver, row, prefix);
+}
+
+function hydrate<T extends ObjectLiteral>(
+  shape: Shape,
+  driver: EntityManager['connection']['driver'],
+  row: Record<string, unknown>,
+  prefix = '',
+): T {
+  const entity = shape.metadata.create() as T;
+  for (const column of shape.columns) {
+    const raw = row[prefix + column.databaseName];
+    if (raw !== undefined) column.setEntityValue(entity, driver.prepareHydratedValue(raw, column));
+  }
+  return entity;
+}
+
+function columnOf(shape: Shape, property: string): ColumnMetadata {
+  const column = shape.columns.find((candidate) => candidate.propertyName === property);
+  if (!column) throw new Error(`${shape.metadata.name} has no stored column ${property}`);
+  return column;
+}
+
+function compare(a: unknown, b: unknown): number {
+  return a === b ? 0 : (a as number) < (b as number) ? -1 : 1;
+}
