@@ -377,6 +377,43 @@ describe('events: create (site UTC)', () => {
     expect((await ev.update(child.body.id, { post_parent: 0 })).status).toBe(200);
     expect((await ev.list(`?post_parent=${parent.id}`)).body.events).toEqual([]);
   });
+
+  it('answers a create with the event as a read of it gives (json_ld apart), whatever it links and however it is stored', async () => {
+    const first = await t.http().post(`${API}/organizers`).set('Authorization', ADMIN_AUTH).send({ organizer: 'First guild' });
+    const second = await t.http().post(`${API}/organizers`).set('Authorization', ADMIN_AUTH).send({ organizer: 'Second guild' });
+    const category = await t.http().post(`${API}/categories`).set('Authorization', ADMIN_AUTH).send({ name: 'Known category' });
+    const bodies = [
+      // organizers in the order given (not by id), terms by id and by new names, several of each
+      eventBody({
+        title: 'Linked  <b>walk</b> ',
+        organizer: [second.body.id, first.body.id, { organizer: 'Inline guild' }],
+        categories: [category.body.id, 'Brand new category'],
+        tags: ['zeta', 'alpha', 'Mid tag'],
+        venue: { venue: 'Answer hall', city: 'Lund' },
+        cost: '10 - 20',
+        sticky: true,
+        hide_from_listings: true,
+      }),
+      // a draft with a password, a date of its own and a fixed-offset zone
+      eventBody({ title: 'Hidden draft', status: 'draft', post_password: 'secret', date: '2026-01-02 03:04:05', timezone: 'UTC+5.5' }),
+      // all day, nothing linked
+      eventBody({ title: 'All day', all_day: true, start_date: '2027-05-01', end_date: '2027-05-02' }),
+    ];
+    const answers = [];
+    for (const body of bodies) {
+      const created = await ev.create(body);
+      expect(created.status).toBe(201);
+      const read = await ev.get(created.body.id, ADMIN_AUTH);
+      expect(read.status).toBe(200);
+      expect(withoutJsonLd(read.body)).toEqual(created.body);
+      answers.push(created.body);
+    }
+    expect(answers[0].organizer.map((organizer: { id: number }) => organizer.id).slice(0, 2)).toEqual([second.body.id, first.body.id]);
+    expect(answers[0].organizer).toHaveLength(3);
+    expect(answers[0].categories.map((term: { name: string }) => term.name)).toEqual(['Brand new category', 'Known category']);
+    expect(answers[0].tags.map((term: { name: string }) => term.name)).toEqual(['alpha', 'Mid tag', 'zeta']);
+    expect(answers[1].status).toBe('draft');
+  });
 });
 
 describe('events: the full example of §11.2 (site America/Chicago)', () => {
