@@ -3,7 +3,6 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import type { Options } from 'pino-http';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheMiddleware } from './cache/response-cache.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
@@ -15,6 +14,7 @@ import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
 import { serializeSqliteTransactions } from './database/sqlite-transactions.js';
 import { extensionTables } from './common/extensions/extension-tables.js';
+import { releaseSlugsWhenTransactionsEnd } from './common/sql/free-slug.js';
 import { DocsModule } from './docs/docs.module.js';
 import { EditionMiddleware } from './editions/edition.middleware.js';
 import { EditionsModule } from './editions/editions.module.js';
@@ -22,6 +22,7 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middleware.js';
 import { HttpModule } from './http/http.module.js';
+import { RequestLogMiddleware, requestLogOptions } from './http/request-log.middleware.js';
 import { ImporterModule } from './importer/importer.module.js';
 import { RouteMiddleware } from './http/route.middleware.js';
 import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
@@ -34,7 +35,6 @@ import { OrganizersModule } from './organizers/organizers.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
 import { FeedTokenMiddleware } from './users/feed-token.middleware.js';
-import { redactFeedTokens } from './users/feed-token-secret.js';
 import { UsersModule } from './users/users.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -47,6 +47,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
  */
 function lifecycle(limits: LimitsConfig): Type[] {
   return [
+    RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
     EditionMiddleware, // edition, request context, headers of every answer
     SecurityHeadersMiddleware,
     CorsMiddleware,
@@ -59,30 +60,6 @@ function lifecycle(limits: LimitsConfig): Type[] {
     BodyParserMiddleware, // 4. JSON and form bodies (400)
     ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
   ];
-}
-
-/** The request as pino-http serialized it, with every `token` value of the target replaced. */
-function withoutFeedTokens(req: { url?: string; query?: unknown }): object {
-  const query = req.query && typeof req.query === 'object' && 'token' in req.query ? { ...req.query, token: '[REDACTED]' } : req.query;
-  return Object.assign(req, { url: typeof req.url === 'string' ? redactFeedTokens(req.url) : req.url, query });
-}
-
-let lastRequestId = 0;
-
-/**
- * The request log (pino-http): the framework's and the server's own handler of cached reads
- * (`cache/cached-reads-first.ts`) log each request alike, numbered from one counter.
- */
-export function requestLogOptions(config: AppConfig): Options {
-  return {
-    level: config.log.level,
-    autoLogging: config.log.requests,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-    // feed tokens travel in the query string: the request line keeps the parameter, not the secret
-    serializers: { req: withoutFeedTokens },
-    quietReqLogger: true,
-    genReqId: (req) => req.id ?? (lastRequestId = (lastRequestId + 1) & 0x7fffffff),
-  };
 }
 
 @Module({})
@@ -99,9 +76,9 @@ export class AppModule implements NestModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
         LoggerModule.forRoot({
-          // mounted like the lifecycle middleware: every request, the URL as sent, nothing decoded
-          forRoutes: ['/'],
-          pinoHttp: requestLogOptions(config),
+          // the application's logger only: the request log is the first lifecycle step (RequestLogMiddleware)
+          forRoutes: [],
+          pinoHttp: requestLogOptions(config.log),
         }),
         TypeOrmModule.forRootAsync({
           useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
@@ -109,6 +86,7 @@ export class AppModule implements NestModule {
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options as DataSourceOptions).initialize();
             serializeSqliteTransactions(dataSource);
+            releaseSlugsWhenTransactionsEnd(dataSource);
             const applied = await dataSource.runMigrations();
             const logger = new Logger('Migrations');
             if (applied.length === 0) logger.log('The schema is up to date.');

@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { pinoHttp } from 'pino-http';
-import { AppModule, requestLogOptions } from './app.module.js';
+import { AppModule } from './app.module.js';
 import { answerCachedReadsFirst } from './cache/cached-reads-first.js';
 import { ResponseCacheStore } from './cache/response-cache-store.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
 import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
+import { requestLogOptions } from './http/request-log.middleware.js';
 import { Translator } from './i18n/translator.js';
 import { UsersService } from './users/users.service.js';
 
@@ -79,7 +80,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   await app.init();
   // with a request limit every request must be counted by the pipeline, so hits go through it too
   if (config.limits.responseCache && config.limits.requestsPerMinute === 0) {
-    const log = config.log.requests ? pinoHttp({ ...requestLogOptions(config), logger: PinoLogger.root }) : undefined;
+    const log = config.log.requests ? pinoHttp({ ...requestLogOptions(config.log), logger: PinoLogger.root }) : undefined;
     answerCachedReadsFirst(app.getHttpServer(), app.get(ResponseCacheStore), log && ((req, res) => log(req, res)));
   }
   return app;

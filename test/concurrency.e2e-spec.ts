@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { freeSlug } from '../src/common/sql/free-slug.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 describe('concurrent writes', () => {
@@ -77,5 +79,34 @@ describe('concurrent writes', () => {
     expect(failing.status).toBe(400);
     expect((await t.http().get(`${API}/events?status=any&per_page=50`).set('Authorization', admin)).body.total).toBe(before);
     expect((await t.http().get(`${API}/venues?status=any`).set('Authorization', admin)).body.total).toBe(venuesBefore);
+  });
+
+  it('keeps a chosen slug from other writers until the transaction that chose it ends, savepoints included', async () => {
+    const dataSource = t.app.get(DataSource);
+    const choose = async (end: 'commit' | 'rollback') => {
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        const first = await freeSlug(runner.manager, 'events', 'held-night', null);
+        // a second new item of the same transaction skips the first one's choice
+        const second = await freeSlug(runner.manager, 'events', 'held-night', null);
+        // outside any transaction nothing is reserved: there is nothing to protect until a commit
+        const outside = await freeSlug(dataSource.manager, 'events', 'held-night', null);
+        // the end of a savepoint is not the end of the transaction
+        await runner.startTransaction();
+        await runner.commitTransaction();
+        const afterSavepoint = await freeSlug(runner.manager, 'events', 'held-night', null);
+        if (end === 'commit') await runner.commitTransaction();
+        else await runner.rollbackTransaction();
+        return [first, second, outside, afterSavepoint];
+      } finally {
+        await runner.release();
+      }
+    };
+    expect(await choose('rollback')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
+    // nothing was written, and the rollback ended the reservations
+    expect(await choose('commit')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
+    expect(await choose('commit')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
   });
 });

@@ -9,8 +9,11 @@ import { Translator } from '../i18n/translator.js';
 import { setAllowHeader } from './allow.js';
 import { renderError } from './error-renderer.js';
 
-/** Maps anything thrown to an {@link ApiError}; details of unexpected failures go to the log only. */
-export function toApiError(error: unknown, logger?: Logger): ApiError {
+/**
+ * Maps anything thrown to an {@link ApiError}; details of unexpected failures go to the log only,
+ * with the request's id (`requestId`, the one of its request-log line) when there is one.
+ */
+export function toApiError(error: unknown, logger?: Logger, requestId?: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
     if (!isDatabaseMarkedDown(error)) logger?.warn(`Database unavailable: ${(error as Error).message}`);
@@ -23,7 +26,8 @@ export function toApiError(error: unknown, logger?: Logger): ApiError {
     if (status === 429) return new ApiError(429, ErrorCode.TooManyRequests);
     if (status < 500) return new ApiError(status, status === 400 ? ErrorCode.InvalidParam : ErrorCode.Forbidden);
   }
-  logger?.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const details = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  logger?.error(requestId === undefined ? details : { reqId: requestId, msg: details });
   return new ApiError(500, ErrorCode.Internal);
 }
 
@@ -53,7 +57,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       adapter.reply(response, exception.getResponse(), exception.getStatus());
       return;
     }
-    const error = toApiError(exception, this.logger);
+    const error = toApiError(exception, this.logger, request.id);
     if (response.headersSent) {
       response.end();
       return;

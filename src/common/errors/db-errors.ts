@@ -1,5 +1,3 @@
-import { withSlugReservations } from '../sql/free-slug.js';
-
 /**
  * Error codes that mean "the database did not answer at all": the connection could not be opened, was
  * lost, or stayed silent past its bound. Whatever was sent on it has an unknown outcome.
@@ -120,7 +118,7 @@ const MAX_BACKOFF_MS = 400;
 export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withSlugReservations(work);
+      return await work();
     } catch (error) {
       // A lost or silent connection is never a conflict: a COMMIT sent on it may have been applied.
       const conflict = !isDatabaseUnreachable(error) && (isUniqueViolation(error) || isTransientConflict(error));

@@ -18,20 +18,27 @@ export const CONSISTENCY_HEADER = 'X-Consistency-Token';
 export const CONSISTENCY_COOKIE = 'calendar_consistency';
 
 const routes = new AsyncLocalStorage<ReadRoute>();
+/**
+ * False until a request is first sent to a replica. Until then every context reads the primary, so
+ * the storage is not used at all: on Node 20 a storage in use turns on a hook for every promise the
+ * process creates, about a tenth of an uncached read's cost (docs/PERFORMANCE.md).
+ */
+let routing = false;
 
 /** The replica the plain reads of the current work may use, or null: the primary. */
 export function routedReplica(): string | null {
-  return routes.getStore()?.replica ?? null;
+  return routing ? (routes.getStore()?.replica ?? null) : null;
 }
 
 /** Runs `work` with its plain reads sent to `route.replica`. */
 export function onReplica<T>(route: ReadRoute, work: () => T): T {
+  routing = true;
   return routes.run(route, work);
 }
 
 /** Runs `work` with every query on the primary, whatever the request around it chose. */
 export function onPrimary<T>(work: () => T): T {
-  return routes.run({ replica: null, holdsDataVersion: () => false }, work);
+  return routing ? routes.run({ replica: null, holdsDataVersion: () => false }, work) : work();
 }
 
 /**
@@ -39,7 +46,7 @@ export function onPrimary<T>(work: () => T): T {
  * come from a replica that may not hold it yet: the rest of the request then reads the primary.
  */
 export function requireDataVersion(version: string): void {
-  const route = routes.getStore();
+  const route = routing ? routes.getStore() : undefined;
   if (route?.replica && !route.holdsDataVersion(version)) route.replica = null;
 }
 
