@@ -1,6 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import type { DateDetailsResponse } from './date-details.response.js';
-import { formatWall, parseWall } from './wall-clock.js';
+import { checkWall, formatWall, formatWallMillis, parseWall, wallMillis } from './wall-clock.js';
 import { toLuxonZone } from './zones.js';
 
 const DAY_MS = 86_400_000;
@@ -33,7 +33,7 @@ export function epochToWallClock(epochMillis: number, zone: Zone): DateTime {
 }
 
 function formatUtc(epochMillis: number): string {
-  return formatWall(DateTime.fromMillis(epochMillis, { zone: 'utc' }));
+  return formatWallMillis(epochMillis);
 }
 
 /** The UTC wall time of a wall time read in `zone` (spec 6.4 rules for gaps and repeats). */
@@ -43,7 +43,8 @@ export function wallToUtc(wall: string, zone: string): string {
 
 /** The wall time in `zone` of a UTC wall time. */
 export function utcToWall(utcWall: string, zone: string): string {
-  return formatWall(epochToWallClock(parseWall(utcWall).toMillis(), toLuxonZone(zone)));
+  const epoch = wallMillis(utcWall);
+  return formatWallMillis(epoch + offsetMillis(toLuxonZone(zone), epoch));
 }
 
 /** The wall time actually stored for a wall time (gap times moved forward) and its UTC wall time, in one pass. */
@@ -80,7 +81,7 @@ export function isoWithOffset(wall: string, zone: string): string {
 
 /** The parts of a `YYYY-MM-DD HH:MM:SS` string, without any zone conversion (spec 8.7). */
 export function dateDetails(wall: string): DateDetailsResponse {
-  parseWall(wall);
+  checkWall(wall);
   return {
     year: wall.slice(0, 4),
     month: wall.slice(5, 7),

@@ -17,6 +17,11 @@ function requireTimezone(zone: string): string {
 
 /** The luxon zone of a zone string accepted by normalizeTimezone; throws RangeError otherwise. */
 export function toLuxonZone(zone: string): Zone {
+  // every answer converts its dates through here: a zone already written canonically is found at once
+  const known = luxonZones.get(zone);
+  if (known) {
+    return known;
+  }
   const name = requireTimezone(zone);
   const cached = luxonZones.get(name);
   if (cached) {
