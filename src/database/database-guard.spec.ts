@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
-import { DatabaseGuard, type GuardedConnection, type GuardedPool } from './database-guard.js';
+import { DatabaseGuard, type GuardedConnection, type GuardedPool, shareTheWrapper } from './database-guard.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
@@ -190,5 +190,47 @@ describe('DatabaseGuard', () => {
     const fresh = await setup.acquire();
     expect(old.destroyed).toBe(true);
     expect(fresh).not.toBe(old);
+  });
+});
+
+describe('shareTheWrapper', () => {
+  function connection() {
+    const built: Array<{ of: unknown; promiseImpl: unknown }> = [];
+    const conn: GuardedConnection = {
+      query: () => undefined,
+      destroy: () => undefined,
+      release: () => undefined,
+      promise(this: unknown, promiseImpl?: unknown) {
+        const wrapper = { of: this, promiseImpl };
+        built.push(wrapper);
+        return wrapper;
+      },
+    };
+    return { conn, built };
+  }
+
+  it("builds the connection's promise wrapper once and hands the same one to every later caller", () => {
+    const { conn, built } = connection();
+    shareTheWrapper(conn);
+    const first = conn.promise?.();
+    expect(conn.promise?.()).toBe(first);
+    expect(conn.promise?.()).toBe(first);
+    expect(built).toEqual([{ of: conn, promiseImpl: undefined }]);
+  });
+
+  it('still builds a wrapper of its own for another promise implementation', () => {
+    const { conn, built } = connection();
+    shareTheWrapper(conn);
+    const shared = conn.promise?.();
+    const other = conn.promise?.(Promise);
+    expect(other).not.toBe(shared);
+    expect(built).toHaveLength(2);
+    expect(built[1]).toEqual({ of: conn, promiseImpl: Promise });
+  });
+
+  it('leaves a connection without a wrapper alone', () => {
+    const conn: GuardedConnection = { query: () => undefined, destroy: () => undefined, release: () => undefined };
+    shareTheWrapper(conn);
+    expect(conn.promise).toBeUndefined();
   });
 });

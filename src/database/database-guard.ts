@@ -7,6 +7,22 @@ export interface GuardedConnection {
   query: (...args: unknown[]) => unknown;
   destroy(): void;
   release(): void;
+  /** mysql2's promise wrapper of the connection (TypeORM asks for it before every query). */
+  promise?: (promiseImpl?: unknown) => unknown;
+}
+
+/**
+ * TypeORM asks a connection for its promise wrapper before every query, and mysql2 builds a new one
+ * each time, resolving a `require` of its module on the way (4 % of an uncached read's CPU,
+ * docs/PERFORMANCE.md). The wrapper keeps no state of a query, so one per connection serves all of
+ * them; a wrapper with another promise implementation is still built on demand.
+ */
+export function shareTheWrapper(connection: GuardedConnection): void {
+  const build = connection.promise;
+  if (typeof build !== 'function') return;
+  let shared: unknown;
+  connection.promise = (promiseImpl?: unknown) =>
+    promiseImpl === undefined ? (shared ??= build.call(connection)) : build.call(connection, promiseImpl);
 }
 
 /** The part of a mysql2 (callback) pool the guard wraps; TypeORM's MySQL driver asks it for every connection. */
@@ -105,6 +121,7 @@ export class DatabaseGuard {
         if (born === undefined) {
           this.generations.set(connection, this.generation);
           this.guardQueries(connection);
+          shareTheWrapper(connection);
         } else if (born < this.generation) {
           // opened before the database was last marked down: its socket may be silent or half-open
           connection.destroy();
