@@ -16,16 +16,29 @@ const BACKGROUND = [
 ];
 
 /** Counts the statements any query runner of the data source sends, background ones apart. */
-function countQueries(dataSource: DataSource): { reset(): void; readonly count: number; readonly background: number } {
+function countQueries(dataSource: DataSource): {
+  reset(): void;
+  readonly count: number;
+  readonly background: number;
+  readonly statements: string[];
+} {
   const runner = dataSource.createQueryRunner();
   const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
   void runner.release();
   const original = prototype.query;
-  const counter = { count: 0, background: 0, reset: () => Object.assign(counter, { count: 0, background: 0 }) };
+  const counter = {
+    count: 0,
+    background: 0,
+    statements: [] as string[],
+    reset: () => Object.assign(counter, { count: 0, background: 0, statements: [] }),
+  };
   prototype.query = function (this: unknown, ...args: unknown[]) {
     const sql = String(args[0]).replace(/[`"]/g, '');
     if (BACKGROUND.some((pattern) => pattern.test(sql))) counter.background++;
-    else counter.count++;
+    else {
+      counter.count++;
+      counter.statements.push(sql);
+    }
     return original.apply(this, args);
   };
   return counter;
@@ -79,5 +92,39 @@ describe('work per list request', () => {
     const many = await run(50);
     expect(many).toBe(few);
     expect(many).toBeLessThanOrEqual(12);
+  });
+
+  it('checks every id a create names (venue, organizers, category, tag) in one statement before its transaction', async () => {
+    const admin = basic(ADMIN);
+    const [linked] = (await t.http().get(`${API}/events?per_page=1`)).body.events as Array<{
+      venue: { id: number };
+      organizer: Array<{ id: number }>;
+      categories: Array<{ id: number }>;
+      tags: Array<{ id: number }>;
+    }>;
+    const counter = countQueries(t.app.get<DataSource>(getDataSourceToken()));
+    counter.reset();
+    const res = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', admin)
+      .send({
+        title: 'Checked once',
+        start_date: 'tomorrow 8pm',
+        end_date: 'tomorrow 10pm',
+        venue: linked.venue.id,
+        organizer: linked.organizer.map((organizer) => organizer.id).reverse(),
+        categories: [linked.categories[0].id],
+        tags: [linked.tags[0].id],
+      });
+    expect(res.status).toBe(201);
+    expect(res.body.venue.id).toBe(linked.venue.id);
+    expect(res.body.organizer.map((organizer: { id: number }) => organizer.id)).toEqual(linked.organizer.map((o) => o.id).reverse());
+    expect(res.body.categories.map((term: { id: number }) => term.id)).toEqual([linked.categories[0].id]);
+    expect(res.body.tags.map((term: { id: number }) => term.id)).toEqual([linked.tags[0].id]);
+    const begin = counter.statements.findIndex((sql) => /^(START|BEGIN) TRANSACTION/i.test(sql));
+    expect(begin).toBeGreaterThan(0);
+    const checks = counter.statements.slice(0, begin).filter((sql) => /\b(venues|organizers|categories|tags)\b/.test(sql));
+    expect(checks).toHaveLength(1);
   });
 });

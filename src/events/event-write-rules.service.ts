@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import type { AuthUser } from '../common/http/request-context.js';
@@ -51,6 +52,21 @@ export const WRITE_ORDER = [
   'recurrence',
   'recurrence_scope',
 ];
+/** The ids an event write names that exist: terms, and venues and organizers that may be linked. */
+interface ExistingTargets {
+  categories: Set<number>;
+  tags: Set<number>;
+  venue: Set<number>;
+  organizer: Set<number>;
+}
+
+const TARGETS = ['categories', 'tags', 'venue', 'organizer'] as const;
+
+/** Ids that may name a row: what a check needs to look up (others are unknown without asking). */
+function rowIds(ids: number[]): number[] {
+  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
+}
+
 /** Planned links of an event write, resolved inside its transaction. */
 export interface LinkPlan {
   venue?: (manager: EntityManager, user: AuthUser) => Promise<number | null>;
@@ -71,6 +87,7 @@ export class EventWriteRulesService {
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
     private readonly reads: EventReadsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
     config: ConfigService,
   ) {
     this.cost = config.getOrThrow<CostConfig>('cost');
@@ -83,16 +100,17 @@ export class EventWriteRulesService {
     const touchesDates = [input.timezone, input.all_day, input.start_date, input.end_date].some((value) => value !== undefined);
     const dates =
       current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
-    if (input.categories) await this.categories.checkEventRefs(input.categories, 'categories', problems);
-    if (input.tags) await this.tags.checkEventRefs(input.tags, 'tags', problems);
+    const existing = await this.existingTargets(input);
+    if (input.categories) this.categories.checkEventRefs(input.categories, 'categories', problems, existing.categories);
+    if (input.tags) this.tags.checkEventRefs(input.tags, 'tags', problems, existing.tags);
     const plan: LinkPlan = {};
     if (input.venue !== undefined) {
-      const link = input.venue === null ? null : await this.planLink(input.venue, 'venue', user, now);
+      const link = input.venue === null ? null : await this.planLink(input.venue, 'venue', user, now, existing);
       if (link === undefined) problems.add('venue', 'unknown_venue');
       else plan.venue = link === null ? () => Promise.resolve(null) : link;
     }
     if (input.organizer !== undefined) {
-      const planned = await Promise.all(input.organizer.map((element) => this.planLink(element, 'organizer', user, now)));
+      const planned = await Promise.all(input.organizer.map((element) => this.planLink(element, 'organizer', user, now, existing)));
       if (planned.some((link) => link === undefined || link === null)) problems.add('organizer', 'unknown_organizer');
       else plan.organizers = planned as Array<(manager: EntityManager, author: AuthUser) => Promise<number>>;
     }
@@ -109,9 +127,35 @@ export class EventWriteRulesService {
   }
 
   /** An id link to check now, or an inline venue/organizer to reuse or create in the transaction. */
-  private async planLink(link: LinkInput, kind: 'venue' | 'organizer', user: AuthUser | null, now: Date) {
-    const service = kind === 'venue' ? this.venues : this.organizers;
-    if (link.kind === 'id') return (await service.isLinkable(link.id)) ? () => Promise.resolve(link.id) : undefined;
+  /**
+   * Which of the ids an event write names exist, read in one statement for all four kinds (the
+   * checks then need no statement of their own): terms by id, venues and organizers not in the trash.
+   */
+  private async existingTargets(input: UpdateEventDto): Promise<ExistingTargets> {
+    const existing: ExistingTargets = { categories: new Set(), tags: new Set(), venue: new Set(), organizer: new Set() };
+    const termIds = (refs: string[] | undefined) => rowIds((refs ?? []).filter((ref) => /^\d+$/.test(ref)).map(Number));
+    const linkIds = (links: Array<LinkInput | null>) => rowIds(links.flatMap((link) => (link?.kind === 'id' ? [link.id] : [])));
+    const wanted: Record<(typeof TARGETS)[number], number[]> = {
+      categories: termIds(input.categories),
+      tags: termIds(input.tags),
+      venue: linkIds(input.venue === undefined ? [] : [input.venue]),
+      organizer: linkIds(input.organizer ?? []),
+    };
+    const queries = TARGETS.flatMap((kind, t) => {
+      const ids = wanted[kind];
+      if (ids.length === 0) return [];
+      if (kind === 'categories') return [this.categories.existingIdsQuery(ids, t)];
+      if (kind === 'tags') return [this.tags.existingIdsQuery(ids, t)];
+      return [(kind === 'venue' ? this.venues : this.organizers).linkableIdsQuery(ids, t)];
+    });
+    if (queries.length === 0) return existing;
+    const rows: Array<{ t: number | string; id: number | string }> = await this.dataSource.query(queries.join(' UNION ALL '));
+    for (const row of rows) existing[TARGETS[Number(row.t)]].add(Number(row.id));
+    return existing;
+  }
+
+  private async planLink(link: LinkInput, kind: 'venue' | 'organizer', user: AuthUser | null, now: Date, existing: ExistingTargets) {
+    if (link.kind === 'id') return existing[kind].has(link.id) ? () => Promise.resolve(link.id) : undefined;
     const inline = kind === 'venue' ? { ...link.data, stateprovince: link.data.stateprovince ?? link.data.stateProvince } : link.data;
     const create =
       kind === 'venue'

@@ -1,7 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { EntityManager } from 'typeorm';
-import { findRowsIn } from '../common/sql/plain-rows.js';
 import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -96,10 +95,14 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
   }
 
   /** Whether `id` is an existing, non-trashed item of this kind (events may link it). */
-  async isLinkable(id: number, manager?: EntityManager): Promise<boolean> {
-    if (!Number.isSafeInteger(id) || id <= 0) return false;
-    const [item] = await findRowsIn(manager ?? this.dataSource.manager, this.definition.entity, 'id', [id]);
-    return item !== undefined && item.status !== 'trash';
+  /**
+   * The statement that lists which of `ids` may be linked (they exist and are not in the trash), each
+   * row tagged `t`: an event write checks all its links in one statement (a UNION of these). `ids`
+   * must be safe positive integers.
+   */
+  linkableIdsQuery(ids: number[], t: number): string {
+    const table = this.dataSource.getMetadata(this.definition.entity).tableName;
+    return `SELECT ${Number(t)} AS t, id FROM ${table} WHERE id IN (${ids.map((id) => String(Number(id))).join(', ')}) AND status <> 'trash'`;
   }
 
   async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {

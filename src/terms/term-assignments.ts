@@ -2,7 +2,7 @@ import { type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { allRows, findRowsIn } from '../common/sql/plain-rows.js';
+import { allRows } from '../common/sql/plain-rows.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
@@ -118,12 +118,23 @@ export class TermAssignments {
     return result;
   }
 
-  /** Event writes name terms by id or by name/slug; unknown ids are refused (spec §11.4). */
-  async checkEventRefs(refs: string[], param: string, problems: ParamProblems): Promise<void> {
-    const ids = refs.filter((ref) => /^\d+$/.test(ref)).map(Number);
-    if (ids.length === 0) return;
-    const found = new Set((await findRowsIn(this.dataSource.manager, this.definition.entity, 'id', ids)).map((term) => term.id));
-    const unknown = ids.find((id) => !found.has(id));
+  /**
+   * The statement that lists which of `ids` are terms of this taxonomy, each row tagged `t` (an
+   * event write checks all its links in one statement). `ids` must be safe integers.
+   */
+  existingIdsQuery(ids: number[], t: number): string {
+    return `SELECT ${Number(t)} AS t, id FROM ${this.tableName} WHERE id IN (${ids.map((id) => String(Number(id))).join(', ')})`;
+  }
+
+  /**
+   * Event writes name terms by id or by name/slug; unknown ids are refused (spec §11.4). `existing`:
+   * the ids of `refs` that name terms, read by the caller ({@link existingIdsQuery}).
+   */
+  checkEventRefs(refs: string[], param: string, problems: ParamProblems, existing: ReadonlySet<number>): void {
+    const unknown = refs
+      .filter((ref) => /^\d+$/.test(ref))
+      .map(Number)
+      .find((id) => !existing.has(id));
     if (unknown !== undefined) problems.add(param, this.definition.unknownKey, { value: String(unknown) });
   }
 
