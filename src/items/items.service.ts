@@ -51,7 +51,8 @@ export class ItemsService {
   }
 
   async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {
-    const { id } = await manager.save(ItemIdEntity, manager.create(ItemIdEntity, { kind }));
+    // one plain INSERT, as for many ids: `save` would run the whole persistence machinery for one column
+    const [id] = await this.allocateIds(manager, kind, 1);
     return id;
   }
 
