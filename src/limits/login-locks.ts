@@ -55,12 +55,20 @@ export class LoginLocks {
   async check(address: string, login: string): Promise<LoginCheck> {
     const key = { address: addressKey(address), login: loginKey(login) };
     const since = this.windowStart();
-    const counts = (await this.failures('f')
-      .select('SUM(CASE WHEN f.address = :address AND f.login_key = :login THEN 1 ELSE 0 END)', 'pair')
-      .addSelect('SUM(CASE WHEN f.address = :address THEN 1 ELSE 0 END)', 'address')
-      .addSelect('SUM(CASE WHEN f.login_key = :login THEN 1 ELSE 0 END)', 'login')
-      .where('f.failed_utc > :since AND (f.address = :address OR f.login_key = :login)', { ...key, since })
-      .getRawOne<Record<LockScope, string | number | null>>()) ?? { pair: 0, address: 0, login: 0 };
+    // written out rather than built: this runs on every request with credentials
+    const driver = this.dataSource.driver;
+    const [sql, parameters] = driver.escapeQueryWithParameters(
+      `SELECT SUM(CASE WHEN address = :address AND login_key = :login THEN 1 ELSE 0 END) AS ${driver.escape('pair')},` +
+        ` SUM(CASE WHEN address = :address THEN 1 ELSE 0 END) AS ${driver.escape('address')},` +
+        ` SUM(CASE WHEN login_key = :login THEN 1 ELSE 0 END) AS ${driver.escape('login')}` +
+        ` FROM ${driver.escape(this.dataSource.getMetadata(LoginFailureEntity).tableName)}` +
+        ' WHERE failed_utc > :since AND (address = :address OR login_key = :login)',
+      { ...key, since },
+    );
+    const [counts = { pair: 0, address: 0, login: 0 }]: Array<Record<LockScope, string | number | null>> = await this.dataSource.query(
+      sql,
+      parameters,
+    );
     const failures = { pair: Number(counts.pair ?? 0), address: Number(counts.address ?? 0), login: Number(counts.login ?? 0) };
     const waits: number[] = [];
     for (const scope of ['pair', 'address', 'login'] as const) {
