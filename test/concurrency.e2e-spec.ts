@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { freeSlug } from '../src/common/sql/free-slug.js';
+import { insertNumberedRows } from '../src/common/sql/plain-rows.js';
+import { LoginFailureEntity } from '../src/limits/login-failure.entity.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 describe('concurrent writes', () => {
@@ -108,5 +110,25 @@ describe('concurrent writes', () => {
     // nothing was written, and the rollback ended the reservations
     expect(await choose('commit')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
     expect(await choose('commit')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
+  });
+
+  it('answers the ids the database gave rows inserted together, while other writers insert too', async () => {
+    const dataSource = t.app.get(DataSource);
+    const batches = await Promise.all(
+      Array.from({ length: 12 }, async (_, writer) => {
+        const rows = Array.from({ length: 3 }, (_, index) => ({
+          address: `numbered-${writer}-${index}`,
+          loginKey: 'numbered',
+          failedUtc: '2020-01-01 00:00:00',
+        }));
+        return { rows, ids: await insertNumberedRows(dataSource.manager, LoginFailureEntity, rows) };
+      }),
+    );
+    const stored = new Map(
+      (await dataSource.getRepository(LoginFailureEntity).findBy({ loginKey: 'numbered' })).map((row) => [row.id, row.address]),
+    );
+    expect(stored.size).toBe(36);
+    for (const { rows, ids } of batches) expect(ids.map((id) => stored.get(id))).toEqual(rows.map((row) => row.address));
+    await dataSource.getRepository(LoginFailureEntity).delete({ loginKey: 'numbered' });
   });
 });

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { insertNumberedRows } from '../common/sql/plain-rows.js';
 import { changeHooks, noteRecorded } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
@@ -114,10 +115,10 @@ export async function recordingChanges<T>(
     });
   }
   for (let start = 0; start < rows.length; start += 500) {
-    const inserted = await manager.insert(ChangeEntity, rows.slice(start, start + 500));
+    const ids = await insertNumberedRows(manager, ChangeEntity, rows.slice(start, start + 500));
     noteRecorded(
       manager,
-      inserted.identifiers.map((identifier) => String(identifier.id)),
+      ids.map((id) => String(id)),
     );
   }
   return result;

@@ -48,8 +48,8 @@ export async function insertRows<T extends ObjectLiteral>(
   manager: EntityManager,
   target: EntityTarget<T>,
   rows: Partial<T>[],
-): Promise<void> {
-  if (rows.length === 0) return;
+): Promise<unknown> {
+  if (rows.length === 0) return undefined;
   const shape = shapeOf(manager, target);
   const driver = manager.connection.driver;
   const columns = shape.columns.filter((column) => column.getEntityValue(rows[0]) !== undefined);
@@ -62,7 +62,27 @@ export async function insertRows<T extends ObjectLiteral>(
   }
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of columns) parameters.push(driver.preparePersistentValue(column.getEntityValue(row), column));
-  await manager.query(sql, parameters);
+  return manager.query(sql, parameters);
+}
+
+/**
+ * {@link insertRows} into a table numbered by the database (auto-increment id), answering the ids
+ * the rows got, in order: a statement of known length is numbered in one go, so the ids follow the
+ * first one (MySQL/MariaDB answer it) or end at the last one (SQLite answers that).
+ */
+export async function insertNumberedRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  rows: Partial<T>[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const result = await insertRows(manager, target, rows);
+  const first =
+    manager.connection.driver.options.type === 'better-sqlite3'
+      ? Number(result) - rows.length + 1
+      : Number((result as { insertId: number | string }).insertId);
+  if (!Number.isSafeInteger(first) || first <= 0) throw new Error(`No id for the rows inserted into ${shapeOf(manager, target).table}`);
+  return rows.map((_, index) => first + index);
 }
 
 /** Whether `row` sets every stored column of its entity (then it equals what a read of the row written from it gives). */
