@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { EntityManager } from 'typeorm';
+import { taggedIdsQuery } from '../common/sql/plain-rows.js';
 import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
@@ -101,8 +102,7 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
    * must be safe positive integers.
    */
   linkableIdsQuery(ids: number[], t: number): string {
-    const table = this.dataSource.getMetadata(this.definition.entity).tableName;
-    return `SELECT ${Number(t)} AS t, id FROM ${table} WHERE id IN (${ids.map((id) => String(Number(id))).join(', ')}) AND status <> 'trash'`;
+    return taggedIdsQuery(this.dataSource.manager, this.definition.entity, t, ids, "status <> 'trash'");
   }
 
   async update(ref: ItemRef, input: D, ctx: RequestContext): Promise<R> {

@@ -2,7 +2,7 @@ import { type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { allRows } from '../common/sql/plain-rows.js';
+import { allRows, taggedIdsQuery } from '../common/sql/plain-rows.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
@@ -123,7 +123,7 @@ export class TermAssignments {
    * event write checks all its links in one statement). `ids` must be safe integers.
    */
   existingIdsQuery(ids: number[], t: number): string {
-    return `SELECT ${Number(t)} AS t, id FROM ${this.tableName} WHERE id IN (${ids.map((id) => String(Number(id))).join(', ')})`;
+    return taggedIdsQuery(this.dataSource.manager, this.definition.entity, t, ids);
   }
 
   /**

@@ -32,13 +32,9 @@ export function epochToWallClock(epochMillis: number, zone: Zone): DateTime {
   return DateTime.fromMillis(epochMillis + offsetMillis(zone, epochMillis), { zone: 'utc' });
 }
 
-function formatUtc(epochMillis: number): string {
-  return formatWallMillis(epochMillis);
-}
-
 /** The UTC wall time of a wall time read in `zone` (spec 6.4 rules for gaps and repeats). */
 export function wallToUtc(wall: string, zone: string): string {
-  return formatUtc(wallClockToEpoch(parseWall(wall), toLuxonZone(zone)));
+  return formatWallMillis(wallClockToEpoch(parseWall(wall), toLuxonZone(zone)));
 }
 
 /** The wall time in `zone` of a UTC wall time. */
@@ -51,7 +47,7 @@ export function utcToWall(utcWall: string, zone: string): string {
 export function resolveWall(wall: string, zone: string): { wall: string; utc: string } {
   const luxonZone = toLuxonZone(zone);
   const epoch = wallClockToEpoch(parseWall(wall), luxonZone);
-  return { wall: formatWall(epochToWallClock(epoch, luxonZone)), utc: formatUtc(epoch) };
+  return { wall: formatWall(epochToWallClock(epoch, luxonZone)), utc: formatWallMillis(epoch) };
 }
 
 /** The wall time actually stored for a wall time: gap times move forward, others are unchanged. */
@@ -94,5 +90,5 @@ export function dateDetails(wall: string): DateDetailsResponse {
 
 /** The current second as a UTC wall time. */
 export function nowUtcWall(now: Date = new Date()): string {
-  return formatUtc(now.getTime());
+  return formatWallMillis(now.getTime());
 }

@@ -71,9 +71,8 @@ export function releaseSlugsWhenTransactionsEnd(dataSource: DataSource): void {
 /** The smallest free `base`, `base-2`, `base-3`... among the rows of `table` other than `exceptId`. */
 export async function freeSlug(manager: EntityManager, table: string, base: string, exceptId: number | null): Promise<string> {
   // written out rather than built: every create and every slug change runs it
-  const escape = (name: string) => manager.connection.driver.escape(name);
   const rows: Array<{ slug: string; id: number }> = await manager.query(
-    `SELECT slug AS ${escape('slug')}, id AS ${escape('id')} FROM ${escape(table)} WHERE slug = ? OR slug LIKE ? ${LIKE_ESCAPE}`,
+    `SELECT slug, id FROM ${manager.connection.driver.escape(table)} WHERE slug = ? OR slug LIKE ? ${LIKE_ESCAPE}`,
     [base, `${escapeLike(base)}-%`],
   );
   const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));

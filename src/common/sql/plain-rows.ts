@@ -85,6 +85,22 @@ export async function insertNumberedRows<T extends ObjectLiteral>(
   return rows.map((_, index) => first + index);
 }
 
+/**
+ * A statement that lists which of `ids` are rows of `target` (and meet `condition`, SQL over its
+ * columns, when given), each row tagged with the number `t`: several joined by `UNION ALL` check
+ * rows of many tables in one statement. `ids` must be safe integers.
+ */
+export function taggedIdsQuery(
+  manager: EntityManager,
+  target: EntityTarget<ObjectLiteral>,
+  t: number,
+  ids: number[],
+  condition?: string,
+): string {
+  const list = ids.map((id) => String(Number(id))).join(', ');
+  return `SELECT ${Number(t)} AS t, id FROM ${shapeOf(manager, target).table} WHERE id IN (${list})${condition ? ` AND ${condition}` : ''}`;
+}
+
 /** Whether `row` sets every stored column of its entity (then it equals what a read of the row written from it gives). */
 export function definesEveryColumn<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, row: Partial<T>): boolean {
   return shapeOf(manager, target).columns.every((column) => column.getEntityValue(row) !== undefined);
