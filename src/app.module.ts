@@ -5,6 +5,8 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheMiddleware } from './cache/response-cache.js';
+import { ItemReadsFirstMiddleware } from './cache/item-reads-first.js';
+import { answersBeforeFramework } from './cache/reads-first.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
@@ -58,6 +60,7 @@ function lifecycle(limits: LimitsConfig): Type[] {
     FeedTokenMiddleware, // `?token=` on the iCalendar routes (401, 429)
     ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
     BodyParserMiddleware, // 4. JSON and form bodies (400)
+    ...(answersBeforeFramework(limits) ? [ItemReadsFirstMiddleware] : []), // shapes of single item reads (cache/reads-first.ts)
     ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
   ];
 }

@@ -4,7 +4,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { pinoHttp } from 'pino-http';
 import { AppModule } from './app.module.js';
-import { answerCachedReadsFirst } from './cache/cached-reads-first.js';
+import { ItemReadsFirst } from './cache/item-reads-first.js';
+import { answerReadsFirst, answersBeforeFramework } from './cache/reads-first.js';
 import { ResponseCacheStore } from './cache/response-cache-store.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
@@ -78,10 +79,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   answerClientErrors(app.getHttpServer(), app.get(Translator), config.api.editions[0], config.http);
   app.get(DocsPage).publishFor(app);
   await app.init();
-  // with a request limit every request must be counted by the pipeline, so hits go through it too
-  if (config.limits.responseCache && config.limits.requestsPerMinute === 0) {
+  if (answersBeforeFramework(config.limits)) {
     const log = config.log.requests ? pinoHttp({ ...requestLogOptions(config.log), logger: PinoLogger.root }) : undefined;
-    answerCachedReadsFirst(app.getHttpServer(), app.get(ResponseCacheStore), log && ((req, res) => log(req, res)));
+    answerReadsFirst(app.getHttpServer(), {
+      store: config.limits.responseCache ? app.get(ResponseCacheStore) : null,
+      items: app.get(ItemReadsFirst),
+      caching: { maxAgeSeconds: config.http.cacheMaxAgeSeconds },
+      onAnswer: log && ((req, res) => log(req, res)),
+    });
   }
   return app;
 }

@@ -36,7 +36,7 @@ const MAX_BYTES = 64 * 1024 * 1024;
 /**
  * The response cache's memory, shared by the cache middleware (which builds and stores answers)
  * and the server's own request handler (which answers repeated anonymous reads before the
- * framework runs, `cached-reads-first.ts`). An entry is current only while the shared data
+ * framework runs, `reads-first.ts`). An entry is current only while the shared data
  * version it was built at is the database's; the version is read for every answer.
  */
 @Injectable()
@@ -96,7 +96,7 @@ export class ResponseCacheStore implements OnApplicationShutdown {
    * is one the server's own handler may answer next time (see `shortcutFor`).
    */
   remember(req: IncomingMessage, target: string, shortcut: Shortcut): void {
-    if (this.answerableFirst(req, target)) this.shortcuts.set(shortcutKey(req, target), shortcut);
+    if (isPlainAnonymousGet(req, target, this.limits)) this.shortcuts.set(shortcutKey(req, target), shortcut);
   }
 
   /**
@@ -106,20 +106,24 @@ export class ResponseCacheStore implements OnApplicationShutdown {
    */
   shortcutFor(req: IncomingMessage): Shortcut | undefined {
     const target = req.url ?? '';
-    return this.answerableFirst(req, target) ? this.shortcuts.get(shortcutKey(req, target)) : undefined;
+    return isPlainAnonymousGet(req, target, this.limits) ? this.shortcuts.get(shortcutKey(req, target)) : undefined;
   }
+}
 
-  /** `target`: the request target as sent (the pipeline rewrites `req.url` on its way). */
-  private answerableFirst(req: IncomingMessage, target: string): boolean {
-    const headers = req.headers;
-    return (
-      req.method === 'GET' &&
-      headers.authorization === undefined &&
-      headers['content-length'] === undefined &&
-      headers['transfer-encoding'] === undefined &&
-      sizeProblem(target, req.rawHeaders, this.limits) === null
-    );
-  }
+/**
+ * A `GET` the server's own request handler may answer before the framework: no credentials, no
+ * body, within the size limits (`target`: the request target as sent; the pipeline rewrites
+ * `req.url` on its way).
+ */
+export function isPlainAnonymousGet(req: IncomingMessage, target: string, limits: HttpConfig): boolean {
+  const headers = req.headers;
+  return (
+    req.method === 'GET' &&
+    headers.authorization === undefined &&
+    headers['content-length'] === undefined &&
+    headers['transfer-encoding'] === undefined &&
+    sizeProblem(target, req.rawHeaders, limits) === null
+  );
 }
 
 function shortcutKey(req: IncomingMessage, target: string): string {
@@ -148,17 +152,18 @@ function put(list: HeaderList, name: string, value: OutgoingHttpHeader): void {
 /**
  * The headers of a cached answer: `base` (what the steps before the cache set), then the entry's
  * validators and caching headers, and for a `200` its representation headers and the body's type
- * and length; a `304` leaves out what describes a body (RFC 9110 §15.4.5).
+ * and length; a `304` leaves out what describes a body (RFC 9110 §15.4.5). `state`: the `X-Cache`
+ * report, none for an answer built while the cache is off.
  */
 export function cachedAnswerHeaders(
   base: HeaderList,
   entry: Entry,
-  state: 'HIT' | 'SHARED',
+  state: 'HIT' | 'SHARED' | 'MISS' | null,
   caching: ReadCaching,
   notModified: boolean,
 ): HeaderList {
   const list: HeaderList = [...base];
-  put(list, 'X-Cache', state);
+  if (state !== null) put(list, 'X-Cache', state);
   put(list, 'ETag', entry.etag);
   put(list, 'Cache-Control', publicRead(caching));
   put(list, 'Vary', READ_VARY);

@@ -31,7 +31,7 @@ type CachedRequest = Request & { [BUILD]?: Build };
  * (`If-None-Match`) that matches is answered 304 from the entry without hashing or writing the body.
  * Runs as the last middleware, after routing and parsing; what it learns about a request (edition,
  * canonical URL, headers of the steps before it) lets the server answer the next identical one
- * before the framework runs (`cached-reads-first.ts`).
+ * before the framework runs (`reads-first.ts`).
  */
 @Injectable()
 export class ResponseCacheMiddleware implements NestMiddleware {

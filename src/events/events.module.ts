@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ItemReadsFirst } from '../cache/item-reads-first.js';
 import { ChangeSnapshots } from '../changes/change-snapshots.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module.js';
@@ -52,8 +53,18 @@ import { EventsService } from './events.service.js';
   ],
 })
 export class EventsModule {
-  /** The change log keeps event snapshots as a single read shows them to an administrator (webhook payloads). */
-  constructor(snapshots: ChangeSnapshots, eventPayloadsService: EventPayloadsService) {
+  /**
+   * The change log keeps event snapshots as a single read shows them to an administrator (webhook
+   * payloads).
+   */
+  constructor(
+    snapshots: ChangeSnapshots,
+    eventPayloadsService: EventPayloadsService,
+    readsFirst: ItemReadsFirst,
+    reads: EventReadsService,
+  ) {
     snapshots.register('event', (manager, id, ctx) => eventPayloadsService.renderForChange(manager, id, ctx));
+    // anonymous reads of single events by id are answered before the framework (cache/reads-first.ts)
+    readsFirst.register('events/:id', (id, ctx) => reads.publicOne(id, ctx));
   }
 }

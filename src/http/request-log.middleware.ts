@@ -15,8 +15,8 @@ function withoutFeedTokens(req: { url?: string; query?: unknown }): object {
 let lastRequestId = 0;
 
 /**
- * The request log (pino-http): the framework's and the server's own handler of cached reads
- * (`cache/cached-reads-first.ts`) log each request alike, numbered from one counter.
+ * The request log (pino-http): the framework and the server's own handler of reads
+ * (`cache/reads-first.ts`) log each request alike, numbered from one counter.
  */
 export function requestLogOptions(log: Pick<LogConfig, 'level' | 'requests'>): Options {
   return {

@@ -43,6 +43,11 @@ export class LastModifiedInterceptor implements NestInterceptor {
   }
 }
 
+/** `Last-Modified` of a single item's answer (its `modified_utc`), as the interceptor sets it; undefined without one. */
+export function singleItemLastModified(body: unknown): string | undefined {
+  return utcWall((body as { modified_utc?: unknown } | null)?.modified_utc)?.toUTCString();
+}
+
 /** A `YYYY-MM-DD HH:MM:SS` UTC wall time (spec §6.7) as a date; null for anything else (a redacted item). */
 function utcWall(value: unknown): Date | null {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value)) return null;
