@@ -1,24 +1,13 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { ResponseCacheMiddleware } from '../src/cache/response-cache.js';
-import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
+import { callsDuring, type RawAnswer as Answer, rawGet } from './support/raw-answers.js';
+import { ADMIN, API, basic, bumpDataVersion, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
 const ORIGIN = 'https://app.example.org';
 /** Requests without `Origin`, from an allowed origin and from another one: CORS headers differ. */
 const ORIGINS: Array<Record<string, string>> = [{}, { Origin: ORIGIN }, { Origin: 'https://elsewhere.example' }];
-
-interface Answer {
-  status: number;
-  /** Header lines as sent (name spelling kept), without the ones that name the moment or the cache state. */
-  headers: string[];
-  xCache: string | undefined;
-  body: Buffer;
-}
-
-/** Headers that differ between two answers of the same entry by nature: the clock and the cache's report. */
-const PER_ANSWER = new Set(['date', 'x-cache']);
 
 /**
  * The cache answers a repeated anonymous read from the server's own request handler, before the
@@ -32,42 +21,13 @@ describe('cached reads answered before the framework', () => {
   const pipeline = jest.spyOn(ResponseCacheMiddleware.prototype, 'use');
   const paths: Record<string, string> = {};
 
-  function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const lines: string[] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) {
-            if (!PER_ANSWER.has(res.rawHeaders[i].toLowerCase())) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-          }
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: lines.sort(),
-            xCache: res.headers['x-cache'] as string,
-            body: Buffer.concat(chunks),
-          });
-        });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const get = (path: string, headers: Record<string, string> = {}) => rawGet(port, path, headers);
 
   /** Calls of the cache middleware (the framework's path) made by `work`. */
-  async function pipelineCalls(work: () => Promise<unknown>): Promise<number> {
-    const before = pipeline.mock.calls.length;
-    await work();
-    return pipeline.mock.calls.length - before;
-  }
+  const pipelineCalls = (work: () => Promise<unknown>) => callsDuring(pipeline, work);
 
-  const bump = () =>
-    t
-      .http()
-      .post(`${API}/tags`)
-      .set('Authorization', admin)
-      .send({ name: `Bump ${Date.now()} ${Math.random()}` });
+  /** A write elsewhere: every cached answer is stale, so a read is built again. */
+  const bump = () => bumpDataVersion(t);
 
   beforeAll(async () => {
     t = await startTestApp({ CORS_ORIGINS: ORIGIN });

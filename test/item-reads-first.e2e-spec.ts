@@ -1,47 +1,13 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { ItemReadsFirst, ItemReadsFirstMiddleware } from '../src/cache/item-reads-first.js';
-import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
+import { callsDuring, type RawAnswer as Answer, rawGet as get } from './support/raw-answers.js';
+import { ADMIN, API, basic, bumpDataVersion, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
 const ORIGIN = 'https://app.example.org';
 /** Requests without `Origin`, from an allowed origin and from another one: CORS headers differ. */
 const ORIGINS: Array<Record<string, string>> = [{}, { Origin: ORIGIN }, { Origin: 'https://elsewhere.example' }];
-/** Headers that differ between two answers by nature: the clock and the cache's report. */
-const PER_ANSWER = new Set(['date', 'x-cache']);
-
-interface Answer {
-  status: number;
-  /** Header lines as sent, sorted, without `Date` and `X-Cache`. */
-  headers: string[];
-  xCache: string | undefined;
-  body: Buffer;
-}
-
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const lines: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          if (!PER_ANSWER.has(res.rawHeaders[i].toLowerCase())) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-        }
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: lines.sort(),
-          xCache: res.headers['x-cache'] as string,
-          body: Buffer.concat(chunks),
-        });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 const spyOnPipeline = () => jest.spyOn(ItemReadsFirstMiddleware.prototype, 'use');
 
 /**
@@ -62,19 +28,10 @@ describe.each([
   const ids: Record<string, number> = {};
 
   /** Calls of the last lifecycle step (the framework's path) made by `work`. */
-  async function pipelineCalls(work: () => Promise<unknown>): Promise<number> {
-    const before = pipeline.mock.calls.length;
-    await work();
-    return pipeline.mock.calls.length - before;
-  }
+  const pipelineCalls = (work: () => Promise<unknown>) => callsDuring(pipeline, work);
 
   /** A write elsewhere: every cached answer is stale, so a read is built again. */
-  const bump = () =>
-    t
-      .http()
-      .post(`${API}/tags`)
-      .set('Authorization', admin)
-      .send({ name: `Bump ${Date.now()} ${Math.random()}` });
+  const bump = () => bumpDataVersion(t);
 
   /** The answer of the whole pipeline: shapes learned so far are not used for it. */
   async function throughPipeline(path: string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -161,7 +118,8 @@ describe.each([
     const first = await throughPipeline(path);
     const etag = first.headers.find((line) => line.startsWith('ETag: '))?.slice(6) as string;
     const lastModified = first.headers.find((line) => line.startsWith('Last-Modified: '))?.slice(15) as string;
-    for (const conditional of [{ 'If-None-Match': etag }, { 'If-Modified-Since': lastModified }]) {
+    const conditionals: Array<Record<string, string>> = [{ 'If-None-Match': etag }, { 'If-Modified-Since': lastModified }];
+    for (const conditional of conditionals) {
       const full = await throughPipeline(path, conditional);
       const fast = await beforePipeline(path, conditional);
       expect([full.status, full.body.length]).toEqual([304, 0]);

@@ -117,3 +117,12 @@ async function emptyMysqlDatabase(url: string): Promise<void> {
 export function basic(credentials: { login: string; password: string }): string {
   return `Basic ${Buffer.from(`${credentials.login}:${credentials.password}`).toString('base64')}`;
 }
+
+/** A write of its own (a new tag, as the administrator): the shared data version moves, every cached answer is stale. */
+export function bumpDataVersion(t: TestApp): ReturnType<ReturnType<typeof request>['post']> {
+  return t
+    .http()
+    .post(`${API}/tags`)
+    .set('Authorization', basic(ADMIN))
+    .send({ name: `Bump ${Date.now()} ${Math.random()}` });
+}
