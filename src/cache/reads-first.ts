@@ -4,9 +4,9 @@ import { singleItemLastModified } from '../common/http/last-modified.interceptor
 import type { LimitsConfig } from '../config/app-config.js';
 import { allowedMethods } from '../http/allow.js';
 import { JSON_CONTENT_TYPE } from '../http/api-express.adapter.js';
-import { isNotModified, type ReadCaching } from '../http/conditional-reads.js';
+import type { ReadCaching } from '../http/conditional-reads.js';
 import { contextFor, type ItemReadsFirst, type ItemTemplate } from './item-reads-first.js';
-import { cachedAnswerHeaders, type Entry, flatHeaders, ResponseCacheStore, type Shortcut } from './response-cache-store.js';
+import { cachedAnswerHeaders, type Entry, flatHeaders, ResponseCacheStore, type Shortcut, writeEntry } from './response-cache-store.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 type OnAnswer = (req: IncomingMessage, res: ServerResponse) => void;
@@ -94,13 +94,11 @@ function send(
   state: 'HIT' | 'SHARED' | 'MISS' | null,
   caching: ReadCaching,
 ): void {
-  const notModified = isNotModified(req, entry.etag, entry.lastModified);
-  const headers =
+  writeEntry(req, res, entry, (notModified) =>
     state === 'HIT'
       ? headersOf(entry, shape, caching, notModified)
-      : flatHeaders(cachedAnswerHeaders(shape.headers, entry, state, caching, notModified));
-  res.writeHead(notModified ? 304 : 200, headers);
-  res.end(notModified ? undefined : entry.body);
+      : flatHeaders(cachedAnswerHeaders(shape.headers, entry, state, caching, notModified)),
+  );
 }
 
 /**
@@ -182,30 +180,20 @@ async function answerItem(
   }
   const key = store.key(template.edition, template.url + id);
   const hit = store.fresh(key, version);
-  const flight = `${version}|${key}`;
-  const pending = hit ? undefined : store.building.get(flight);
-  const shared = pending ? await pending : null;
-  const remote = hit || shared ? undefined : await store.shared?.get(key, version);
-  if (remote && !store.fresh(key, version)) store.entries.set(key, remote);
-  const ready = hit ?? shared ?? remote;
-  if (ready) {
+  const found = hit ? { entry: hit, state: 'HIT' as const } : await store.elsewhere(key, version);
+  if (found) {
     onAnswer(req, res);
-    send(req, res, ready, template, shared ? 'SHARED' : 'HIT', store.caching);
+    send(req, res, found.entry, template, found.state, store.caching);
     return true;
   }
-  let finish: (entry: Entry | null) => void = () => undefined;
-  const building = new Promise<Entry | null>((resolve) => (finish = resolve));
-  store.building.set(flight, building);
+  const finish = store.startBuild(key, version);
   let entry: Entry | null = null;
   try {
     entry = await buildItem(template, id, version);
   } finally {
-    if (store.building.get(flight) === building) store.building.delete(flight);
     finish(entry);
   }
   if (!entry) return false;
-  store.entries.set(key, entry);
-  store.shared?.set(key, entry);
   onAnswer(req, res);
   send(req, res, entry, template, 'MISS', store.caching);
   return true;

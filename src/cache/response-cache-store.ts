@@ -45,7 +45,7 @@ export class ResponseCacheStore implements OnApplicationShutdown {
   /** Answers shared with the other app replicas through Redis (`REDIS_URL`), or null. */
   readonly shared: SharedAnswers | null;
   /** Answers being built, by version and key: concurrent misses wait for them. */
-  readonly building = new Map<string, Promise<Entry | null>>();
+  private readonly building = new Map<string, Promise<Entry | null>>();
   readonly caching: ReadCaching;
   private readonly shortcuts: LRUCache<string, Shortcut>;
   private readonly today: () => string;
@@ -92,6 +92,45 @@ export class ResponseCacheStore implements OnApplicationShutdown {
   }
 
   /**
+   * After a miss on this process's entries: the entry another request is building under `key` at
+   * `version` (`SHARED`, once built), else one another app replica built (Redis, kept here too),
+   * else null: the caller builds it ({@link startBuild}).
+   */
+  async elsewhere(key: string, version: string): Promise<{ entry: Entry; state: 'HIT' | 'SHARED' } | null> {
+    const pending = this.building.get(flightOf(key, version));
+    const shared = pending ? await pending : null;
+    if (shared) return { entry: shared, state: 'SHARED' };
+    const remote = await this.shared?.get(key, version);
+    if (!remote) return null;
+    if (!this.fresh(key, version)) this.entries.set(key, remote);
+    return { entry: remote, state: 'HIT' };
+  }
+
+  /**
+   * Announces that the answer under `key` is being built at `version`, so that concurrent misses
+   * wait for it ({@link elsewhere}). The result ends the build: with the entry, which is kept here
+   * and shared with the other replicas, or with null (nothing to keep); calls after the first do
+   * nothing.
+   */
+  startBuild(key: string, version: string): (entry: Entry | null) => void {
+    const flight = flightOf(key, version);
+    let resolve: (entry: Entry | null) => void = () => undefined;
+    const promise = new Promise<Entry | null>((done) => (resolve = done));
+    this.building.set(flight, promise);
+    let ended = false;
+    return (entry) => {
+      if (ended) return;
+      ended = true;
+      if (this.building.get(flight) === promise) this.building.delete(flight);
+      if (entry) {
+        this.entries.set(key, entry);
+        this.shared?.set(key, entry);
+      }
+      resolve(entry);
+    };
+  }
+
+  /**
    * Keeps what the pipeline decided for a request that a cached answer served, when the request
    * is one the server's own handler may answer next time (see `shortcutFor`).
    */
@@ -124,6 +163,10 @@ export function isPlainAnonymousGet(req: IncomingMessage, target: string, limits
     headers['transfer-encoding'] === undefined &&
     sizeProblem(target, req.rawHeaders, limits) === null
   );
+}
+
+function flightOf(key: string, version: string): string {
+  return `${version}|${key}`;
 }
 
 function shortcutKey(req: IncomingMessage, target: string): string {
@@ -182,6 +225,21 @@ export function flatHeaders(list: HeaderList): Array<string | number | string[]>
 }
 
 /**
+ * Writes a cached answer: `304` with its validators when the requester's copy is current, else the
+ * stored bytes; `headersFor` gives the headers of either (`notModified`).
+ */
+export function writeEntry(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: Entry,
+  headersFor: (notModified: boolean) => Array<string | number | string[]>,
+): void {
+  const notModified = isNotModified(req, entry.etag, entry.lastModified);
+  res.writeHead(notModified ? 304 : 200, headersFor(notModified));
+  res.end(notModified ? undefined : entry.body);
+}
+
+/**
  * A cached answer from the cache middleware: `304` when the requester's copy is current
  * (validators only), else the stored bytes; the headers set so far are kept.
  */
@@ -192,9 +250,7 @@ export function answerFromEntry(
   state: 'HIT' | 'SHARED',
   caching: ReadCaching,
 ): void {
-  const notModified = isNotModified(req, entry.etag, entry.lastModified);
-  const headers = cachedAnswerHeaders(headersSoFar(res), entry, state, caching, notModified);
+  const base = headersSoFar(res);
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  res.writeHead(notModified ? 304 : 200, flatHeaders(headers));
-  res.end(notModified ? undefined : entry.body);
+  writeEntry(req, res, entry, (notModified) => flatHeaders(cachedAnswerHeaders(base, entry, state, caching, notModified)));
 }

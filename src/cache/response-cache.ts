@@ -44,15 +44,9 @@ export class ResponseCacheMiddleware implements NestMiddleware {
     const version = await this.store.currentVersion();
     const hit = this.store.fresh(key, version);
     if (hit) return this.send(req, res, hit, 'HIT', shortcut);
-    const pending = this.store.building.get(`${version}|${key}`);
-    const shared = pending ? await pending : null;
-    if (shared) return this.send(req, res, shared, 'SHARED', shortcut);
-    // another app replica may have built it at this version already (Redis)
-    const remote = await this.store.shared?.get(key, version);
-    if (remote) {
-      if (!this.store.fresh(key, version)) this.store.entries.set(key, remote);
-      return this.send(req, res, remote, 'HIT', shortcut);
-    }
+    // another request of this process, or another app replica (Redis), may have built it at this version
+    const found = await this.store.elsewhere(key, version);
+    if (found) return this.send(req, res, found.entry, found.state, shortcut);
     // an entry current at this version is built from a server that holds it (a lagging replica does not)
     requireDataVersion(version);
     this.build(req, res, key, version, shortcut);
@@ -60,16 +54,8 @@ export class ResponseCacheMiddleware implements NestMiddleware {
   }
 
   private build(req: CachedRequest, res: Response, key: string, version: string, shortcut: Shortcut): void {
-    const flight = `${version}|${key}`;
     const build: Build = { body: null, contentType: JSON_CONTENT_TYPE, headers: [], lastModified: undefined };
-    let finish: (entry: Entry | null) => void = () => undefined;
-    const promise = new Promise<Entry | null>((resolve) => {
-      finish = (entry) => {
-        if (this.store.building.get(flight) === promise) this.store.building.delete(flight);
-        resolve(entry);
-      };
-    });
-    this.store.building.set(flight, promise);
+    const finish = this.store.startBuild(key, version);
     req[BUILD] = build;
     res.setHeader('X-Cache', 'MISS');
     res.once('finish', () => {
@@ -77,7 +63,8 @@ export class ResponseCacheMiddleware implements NestMiddleware {
       const etag = res.getHeader('ETag');
       if ((res.statusCode !== 200 && res.statusCode !== 304) || !build.body || typeof etag !== 'string') return finish(null);
       const allow = res.getHeader('Allow');
-      const entry: Entry = {
+      this.store.remember(req, req.originalUrl, shortcut);
+      finish({
         version,
         body: build.body,
         contentType: build.contentType,
@@ -85,11 +72,7 @@ export class ResponseCacheMiddleware implements NestMiddleware {
         lastModified: build.lastModified,
         headers: build.headers,
         allow: allow === undefined ? undefined : String(allow),
-      };
-      this.store.entries.set(key, entry);
-      this.store.shared?.set(key, entry);
-      this.store.remember(req, req.originalUrl, shortcut);
-      finish(entry);
+      });
     });
     res.once('close', () => finish(null));
   }
