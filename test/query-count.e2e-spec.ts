@@ -127,4 +127,54 @@ describe('work per list request', () => {
     const checks = counter.statements.slice(0, begin).filter((sql) => /\b(venues|organizers|categories|tags)\b/.test(sql));
     expect(checks).toHaveLength(1);
   });
+  it('counts a list total once per data version: other pages and readers reuse it, a write anywhere counts again', async () => {
+    const dataSource = t.app.get<DataSource>(getDataSourceToken());
+    const counter = countQueries(dataSource);
+    const countings = (table: string) =>
+      counter.statements.filter((sql) => /COUNT\(/i.test(sql) && new RegExp(`FROM ${table}\\b`).test(sql));
+    const created = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', basic(ADMIN))
+      .send({ title: 'Counted', start_date: 'tomorrow 7am', end_date: 'tomorrow 8am' });
+    expect(created.status).toBe(201);
+    counter.reset();
+
+    const first = await t.http().get(`${API}/events?per_page=7`);
+    expect(first.status).toBe(200);
+    const total = first.body.total as number;
+    expect(total).toBeGreaterThan(7);
+    expect(countings('events')).toHaveLength(1);
+    const second = await t.http().get(`${API}/events?per_page=7&page=2`);
+    const other = await t.http().get(`${API}/events?per_page=3`);
+    expect([second.body.total, other.body.total, other.headers['x-wp-total']]).toEqual([total, total, String(total)]);
+    expect(countings('events')).toHaveLength(1);
+    // another filter is another count
+    const filtered = await t.http().get(`${API}/events?per_page=7&featured=true`);
+    expect(filtered.body.total).toBe(0);
+    expect(countings('events')).toHaveLength(2);
+
+    const venues = [await t.http().get(`${API}/venues?per_page=2`), await t.http().get(`${API}/venues?per_page=2&page=3`)];
+    expect(venues.map((res) => res.body.total)).toEqual([50, 50]);
+    expect(countings('venues')).toHaveLength(1);
+
+    // a write of this process
+    await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', basic(ADMIN))
+      .send({ title: 'Counted too', start_date: 'tomorrow 7am', end_date: 'tomorrow 8am' })
+      .expect(201);
+    expect((await t.http().get(`${API}/events?per_page=7&page=2`)).body.total).toBe(total + 1);
+    expect(countings('events')).toHaveLength(3);
+
+    // a write of another process: its rows, then the shared version it moves
+    await dataSource.query(`UPDATE events SET status = 'draft' WHERE id = ?`, [created.body.id]);
+    expect((await t.http().get(`${API}/events?per_page=7`)).body.total).toBe(total + 1);
+    await dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+    expect((await t.http().get(`${API}/events?per_page=7`)).body.total).toBe(total);
+    await dataSource.query(`UPDATE events SET status = 'publish' WHERE id = ?`, [created.body.id]);
+    await dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+    expect((await t.http().get(`${API}/events?per_page=7`)).body.total).toBe(total + 1);
+  });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { onPrimary } from '../common/sql/read-routing.js';
+import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
 import { freshReads } from './fresh-reads.js';
 
 /** The shared data version: read before building a cacheable answer, bumped after every write. */
@@ -45,5 +45,45 @@ export class DataVersionService {
         throw error;
       }
     };
+  }
+}
+
+/**
+ * Values computed at most once per shared data version and key (the exact `total` of a list, keyed
+ * by the query that counts it). A value is computed after the version was read, so it holds at
+ * least everything that version stands for; the first caller at a newer version drops the lot.
+ * At most `limit` keys are kept (the oldest go first).
+ */
+export class VersionedValues<T> {
+  private version: bigint = -1n;
+  private readonly values = new Map<string, Promise<T>>();
+
+  constructor(
+    private readonly versions: DataVersionService,
+    private readonly limit = 256,
+  ) {}
+
+  async get(key: string, compute: () => Promise<T>): Promise<T> {
+    const version = await this.versions.current();
+    const seen = BigInt(version);
+    // a caller that read an older version than the one kept computes for itself
+    if (seen < this.version) return compute();
+    if (seen > this.version) {
+      this.version = seen;
+      this.values.clear();
+    }
+    let value = this.values.get(key);
+    if (value === undefined) {
+      // the rest of the request reads a server that holds this version (a lagging replica does not)
+      requireDataVersion(version);
+      if (this.values.size >= this.limit) this.values.delete(this.values.keys().next().value as string);
+      value = compute();
+      this.values.set(key, value);
+      const kept = value;
+      kept.catch(() => {
+        if (this.values.get(key) === kept) this.values.delete(key);
+      });
+    }
+    return value;
   }
 }

@@ -239,7 +239,7 @@ export class EventListService {
   }
 
   private async plainPage(builder: SelectQueryBuilder<EventEntity>, order: ListOrder, paging: Paging) {
-    const total = await builder.getCount();
+    const total = await this.items.listTotal(builder);
     builder.select('e.id', 'id');
     applyListOrder(builder, 'e', order);
     const ids = await builder

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -9,7 +9,7 @@ import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { UserEntity } from '../users/user.entity.js';
-import { DataVersionService } from '../cache/data-version.service.js';
+import { DataVersionService, VersionedValues } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
 import { wallToDate } from '../common/sql/columns.js';
@@ -35,6 +35,8 @@ const PROMOTION_RECHECK_MS = 1000;
 export class ItemsService {
   readonly site: SiteLinks;
   private nextCheckAt = 0;
+  /** Exact list totals by counting query, for the current data version. */
+  private readonly totals: VersionedValues<number>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -48,6 +50,17 @@ export class ItemsService {
       globalIdBase: http.globalIdBase,
       siteTimezone: config.getOrThrow<SiteConfig>('site').timezone,
     };
+    this.totals = new VersionedValues<number>(version);
+  }
+
+  /**
+   * The exact number of items a list query matches (its `total`), counted once per data version for
+   * the same query and parameters: every write moves the version, and the date bounds of a list are
+   * parameters, so an unchanged calendar is not counted again for each page or each reader.
+   */
+  listTotal(builder: SelectQueryBuilder<ObjectLiteral>): Promise<number> {
+    const [sql, parameters] = builder.getQueryAndParameters();
+    return this.totals.get(JSON.stringify([sql, parameters]), () => builder.getCount());
   }
 
   async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {

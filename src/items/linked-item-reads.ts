@@ -83,7 +83,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     whereModified(builder, 'i', modified);
 
     const paging = resolvePaging(query, this.lists);
-    const total = await builder.getCount();
+    const total = await this.items.listTotal(builder);
     applyListOrder(builder, 'i', listOrder(query.orderby ?? 'date', query.order, SORT_COLUMNS));
     const rows = await builder.skip(paging.offset).take(paging.perPage).getMany();
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
