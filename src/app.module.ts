@@ -84,7 +84,8 @@ export class AppModule implements NestModule {
           pinoHttp: requestLogOptions(config.log),
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
+          useFactory: async () =>
+            resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true, joinedStatements: true }),
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options as DataSourceOptions).initialize();

@@ -25,10 +25,10 @@ describe('failed-login locks', () => {
       LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS),
     });
     const auth = t.app.get(AuthService);
-    const authenticate = auth.authenticate.bind(auth);
-    auth.authenticate = (credentials) => {
+    const authenticateWith = auth.authenticateWith.bind(auth);
+    auth.authenticateWith = (credentials, passwords) => {
       passwordChecks++;
-      return authenticate(credentials);
+      return authenticateWith(credentials, passwords);
     };
   });
   afterAll(() => t.close());

@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { insertNumberedRows } from '../common/sql/plain-rows.js';
+import { insertNumberedRows, insertStatement, numberedIds } from '../common/sql/plain-rows.js';
+import type { Statement } from '../common/sql/together.js';
 import { changeHooks, noteRecorded } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
@@ -92,6 +93,23 @@ export async function recordingChanges<T>(
   const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
   const result = await work();
   const after = creation?.states ?? (await readStates(manager, kind, ids));
+  const rows = changeRows(kind, ids, before, after, declared, lastStates);
+  for (let start = 0; start < rows.length; start += 500) {
+    const chunk = rows.slice(start, start + 500);
+    noteRecorded(manager, (await insertNumberedRows(manager, ChangeEntity, chunk)).map(String));
+  }
+  return result;
+}
+
+/** One change row per record of `ids` that existed before or after (see {@link recordingChanges}). */
+function changeRows(
+  kind: ChangeKind,
+  ids: readonly number[],
+  before: ReadonlyMap<number, RecordState>,
+  after: ReadonlyMap<number, RecordState>,
+  declared: ChangeAction | undefined,
+  lastStates: ReadonlyMap<number, string>,
+): Array<Partial<ChangeEntity>> {
   const recordedUtc = nowUtcWall();
   const rows: Array<Partial<ChangeEntity>> = [];
   for (const id of new Set(ids)) {
@@ -114,14 +132,25 @@ export async function recordingChanges<T>(
       snapshot: action === 'deleted' ? (lastStates.get(id) ?? null) : null,
     });
   }
-  for (let start = 0; start < rows.length; start += 500) {
-    const ids = await insertNumberedRows(manager, ChangeEntity, rows.slice(start, start + 500));
-    noteRecorded(
-      manager,
-      ids.map((id) => String(id)),
-    );
-  }
-  return result;
+  return rows;
+}
+
+/**
+ * The changes of records created with the given states (at most 500), as one statement to send
+ * with the write's other statements (`runTogether`); `recorded` takes that statement's result once
+ * it ran and notes the change rows for the commit, as {@link recordingChanges} does.
+ */
+export function creationChanges(
+  manager: EntityManager,
+  kind: ChangeKind,
+  states: ReadonlyMap<number, RecordState>,
+): { statement: Statement; recorded: (result: unknown) => void } {
+  const rows = changeRows(kind, [...states.keys()], new Map(), states, undefined, new Map());
+  if (rows.length === 0 || rows.length > 500) throw new Error(`creationChanges takes 1 to 500 records, not ${rows.length}`);
+  return {
+    statement: insertStatement(manager, ChangeEntity, rows) as Statement,
+    recorded: (result) => noteRecorded(manager, numberedIds(manager, ChangeEntity, rows.length, result).map(String)),
+  };
 }
 
 /**

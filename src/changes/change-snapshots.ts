@@ -1,7 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, QueryRunner } from 'typeorm';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import type { Statement } from '../common/sql/together.js';
 import { Editions } from '../editions/editions.js';
 import { ChangeCommits, type ChangeHooks } from './change-commits.js';
 import type { ChangeKind } from './change-recording.js';
@@ -25,8 +26,9 @@ const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
  * The record of a change as it was when the change committed, kept in the change row (`snapshot`)
  * for the webhooks. Taken in the change's own transaction, just before it commits (so the snapshot
  * shows exactly that write, whatever later writes do); for a permanent deletion, just before the
- * record goes. Taken only while someone wants it (a predicate registered by the webhooks: an active
- * subscription exists), so writes without listeners pay one small query.
+ * record goes. Taken only while someone wants it (a probe registered by the webhooks: an active
+ * subscription exists), so writes without listeners pay one small query (sent with the write's
+ * rows where the write reads it ahead, `snapshotProbe`).
  *
  * Platform code cannot know the resources: each resource registers its {@link ChangeRenderer}.
  * Snapshots are written in the default edition; {@link ChangeSnapshots.read} rebases their URLs onto
@@ -35,7 +37,10 @@ const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
 @Injectable()
 export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   private readonly renderers = new Map<string, ChangeRenderer>();
-  private readonly predicates: Array<(manager: EntityManager) => Promise<boolean>> = [];
+  /** Statements that return a row while snapshots are wanted. */
+  private readonly probes: Statement[] = [];
+  /** What the probes answered, read ahead by a transaction with its other statements (by query runner). */
+  private readonly probed = new WeakMap<QueryRunner, boolean>();
 
   constructor(
     private readonly commits: ChangeCommits,
@@ -51,9 +56,31 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
     this.renderers.set(kind, renderer);
   }
 
-  /** Snapshots are taken when any predicate says so (asked once per committing transaction). */
-  wantedWhen(predicate: (manager: EntityManager) => Promise<boolean>): void {
-    this.predicates.push(predicate);
+  /** Snapshots are taken when any of these statements returns a row (asked once per committing transaction). */
+  wantedWhen(probe: Statement): void {
+    this.probes.push(probe);
+  }
+
+  /**
+   * The probes as one statement a write may send with its other statements (`runTogether`), and
+   * `keep`, which saves the transaction's commit from asking again; null when nothing is probed.
+   */
+  snapshotProbe(manager: EntityManager): { statement: Statement; keep: (result: unknown) => void } | null {
+    const runner = manager.queryRunner;
+    if (!runner || this.probes.length === 0 || this.renderers.size === 0) return null;
+    return {
+      statement: this.probeStatement(),
+      keep: (result) => this.probed.set(runner, (result as unknown[]).length > 0),
+    };
+  }
+
+  private probeStatement(): Statement {
+    return this.probes.length === 1
+      ? this.probes[0]
+      : {
+          sql: this.probes.map((probe) => `(${probe.sql})`).join(' UNION ALL '),
+          parameters: this.probes.flatMap((probe) => probe.parameters ?? []),
+        };
   }
 
   /** The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind. */
@@ -94,8 +121,14 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
 
   private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
     if (this.renderers.size === 0) return;
-    let wanted = false;
-    for (const predicate of this.predicates) if ((wanted = await predicate(manager))) break;
+    if (this.probes.length === 0) return;
+    const runner = manager.queryRunner;
+    let wanted = runner ? this.probed.get(runner) : undefined;
+    if (runner) this.probed.delete(runner);
+    if (wanted === undefined) {
+      const { sql, parameters } = this.probeStatement();
+      wanted = (await manager.query<unknown[]>(sql, parameters)).length > 0;
+    }
     if (!wanted) return;
     const ids = [...new Set(changeIds.map(Number))];
     const rendered = new Map<string, string | null>();

@@ -14,7 +14,7 @@ import { MIGRATIONS } from './migrations/index.js';
 export async function resolveDataSourceOptions(
   database: DatabaseConfig,
   extensions: ExtensionTables = {},
-  use: { replicas?: boolean } = {},
+  use: DataSourceUse = {},
 ): Promise<DataSourceOptions> {
   const options = dataSourceOptions(database, extensions, use);
   if (database.kind !== 'mysql') return options;
@@ -35,16 +35,22 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
   }
 }
 
+/** What the serving app turns on that migrations, the CLI and the TypeORM command line leave off. */
+export interface DataSourceUse {
+  /** The read replicas of `DATABASE_REPLICA_URLS` join as TypeORM's replication set. */
+  replicas?: boolean;
+  /**
+   * MySQL/MariaDB connections accept several statements per query, which `runTogether` sends (one
+   * round trip for a write's rows). Only where the database guard refuses every other text with a `;`.
+   */
+  joinedStatements?: boolean;
+}
+
 /**
  * `extensions`: tables of extension modules (see `common/extensions/extension-tables.ts`), after the
- * core's own. `use.replicas`: the read replicas of `DATABASE_REPLICA_URLS` join as TypeORM's replication
- * set (the serving app only: migrations, the CLI and the TypeORM command line use the primary alone).
+ * core's own. `use`: see {@link DataSourceUse} (the primary alone and one statement per query otherwise).
  */
-export function dataSourceOptions(
-  database: DatabaseConfig,
-  extensions: ExtensionTables = {},
-  use: { replicas?: boolean } = {},
-): DataSourceOptions {
+export function dataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}, use: DataSourceUse = {}): DataSourceOptions {
   const common = {
     entities: [...ENTITIES, ...(extensions.entities ?? [])],
     migrations: [...MIGRATIONS, ...(extensions.migrations ?? [])],
@@ -100,6 +106,9 @@ export function dataSourceOptions(
       // mysql2 would capture a stack trace for every query to decorate a possible error with the
       // caller's frames: about 6 % of a busy server's CPU under writes (docs/PERFORMANCE.md).
       trace: false,
+      // several statements per query, for `runTogether` only: the guard refuses any other text with a
+      // `;` before it is sent (database-guard.ts), so this opens nothing to a value pasted into SQL
+      multipleStatements: use.joinedStatements === true,
     },
   };
 }

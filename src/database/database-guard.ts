@@ -1,4 +1,6 @@
 import { DatabaseUnavailableError, isDatabaseUnreachable } from '../common/errors/db-errors.js';
+import { isJoinedStatements } from '../common/sql/together.js';
+import { deferTransactionStarts } from './deferred-begin.js';
 
 type Callback = (error: Error | null, ...results: unknown[]) => void;
 
@@ -120,6 +122,8 @@ export class DatabaseGuard {
         const born = this.generations.get(connection);
         if (born === undefined) {
           this.generations.set(connection, this.generation);
+          // inside the guard: the guard checks and bounds what the app sends, this joins it to a held start
+          deferTransactionStarts(connection, isJoinedStatements);
           this.guardQueries(connection);
           shareTheWrapper(connection);
         } else if (born < this.generation) {
@@ -139,6 +143,12 @@ export class DatabaseGuard {
       const last = args.length - 1;
       if (typeof args[last] !== 'function') return query(...args);
       const callback = args[last] as Callback;
+      const sql = sqlOf(args[0]);
+      if (sql.includes(';') && !isJoinedStatements(sql)) {
+        // the pool accepts several statements per query for `runTogether` alone
+        process.nextTick(() => callback(new Error('Several statements in one query are only sent by runTogether')));
+        return undefined;
+      }
       if (this.discarded.has(connection)) {
         // the server rolls back what the connection had open; that is no sign of an outage
         process.nextTick(() => callback(discarded()));
@@ -171,7 +181,7 @@ export class DatabaseGuard {
         abort(error);
         this.check(error);
       }, this.settings.queryTimeoutMs);
-      this.running.set(abort, sqlOf(args[0]));
+      this.running.set(abort, sql);
       args[last] = (error: Error | null, ...results: unknown[]) => {
         if (error && isDatabaseUnreachable(error)) this.markDown(error);
         settle(error, ...results);

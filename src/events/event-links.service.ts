@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertRows } from '../common/sql/plain-rows.js';
+import { insertStatement } from '../common/sql/plain-rows.js';
+import type { Statement } from '../common/sql/together.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { TagsService } from '../tags/tags.service.js';
@@ -44,20 +45,31 @@ export class EventLinksService {
 
   /** Links the planned organizers (a list sent replaces the previous one); returns their ids in order, none when no list was sent. */
   async linkOrganizers(eventId: number, plan: LinkPlan, user: AuthUser, manager: EntityManager, isCreate: boolean): Promise<number[]> {
-    if (!plan.organizers) return [];
+    const ids = await this.resolveOrganizers(plan, user, manager);
+    if (!plan.organizers) return ids;
+    if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
+    const statement = this.organizerLinks(eventId, ids, manager);
+    if (statement) await manager.query(statement.sql, statement.parameters);
+    return ids;
+  }
+
+  /** The planned organizers' ids in order (inline ones created); none when no list was sent. */
+  async resolveOrganizers(plan: LinkPlan, user: AuthUser, manager: EntityManager): Promise<number[]> {
     const ids: number[] = [];
-    for (const resolve of plan.organizers) {
+    for (const resolve of plan.organizers ?? []) {
       const id = await resolve(manager, user);
       if (!ids.includes(id)) ids.push(id);
     }
-    if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
-    if (ids.length > 0)
-      await insertRows(
-        manager,
-        EventOrganizerEntity,
-        ids.map((organizerId, position) => ({ eventId, organizerId, position })),
-      );
     return ids;
+  }
+
+  /** The statement linking a new event to organizers in order, or null for none. */
+  organizerLinks(eventId: number, ids: number[], manager: EntityManager): Statement | null {
+    return insertStatement(
+      manager,
+      EventOrganizerEntity,
+      ids.map((organizerId, position) => ({ eventId, organizerId, position })),
+    );
   }
 
   /** The terms a new event names, per taxonomy (terms named but unknown are created). */
@@ -73,11 +85,17 @@ export class EventLinksService {
   }
 
   async insertTermLinks(eventId: number, service: CategoriesService | TagsService, ids: number[], manager: EntityManager): Promise<void> {
-    if (ids.length === 0) return;
+    const statement = this.termLinks(eventId, service, ids);
+    if (statement) await manager.query(statement.sql, statement.parameters);
+  }
+
+  /** The statement linking an event to terms of one taxonomy, or null for none. */
+  termLinks(eventId: number, service: CategoriesService | TagsService, ids: number[]): Statement | null {
+    if (ids.length === 0) return null;
     const { joinTable, joinColumn } = service.definition;
-    await manager.query(
-      `INSERT INTO ${joinTable} (event_id, ${joinColumn}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
-      ids.flatMap((termId) => [eventId, termId]),
-    );
+    return {
+      sql: `INSERT INTO ${joinTable} (event_id, ${joinColumn}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+      parameters: ids.flatMap((termId) => [eventId, termId]),
+    };
   }
 }

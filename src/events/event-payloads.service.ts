@@ -14,6 +14,7 @@ import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { termLinksOfEvents, type TermLink } from '../terms/term-assignments.js';
+import type { AnyTerm } from '../terms/term-tree.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { EventEntity } from './event.entity.js';
@@ -26,6 +27,8 @@ export interface KnownEventLinks {
   organizers: Array<{ eventId: number; organizerId: number; position: number }>;
   categories: TermLink[];
   tags: TermLink[];
+  /** Rows the write read already, inside its transaction (each list complete for the links when given). */
+  rows?: { venues?: VenueEntity[]; organizers?: OrganizerEntity[]; categories?: AnyTerm[]; tags?: AnyTerm[] };
 }
 
 /** The event objects of answers (spec §6.2): each event with its venue, organizers, terms and images. */
@@ -80,11 +83,12 @@ export class EventPayloadsService {
     const { organizers: links, categories: categoryLinks, tags: tagLinks } = known ?? (await this.linksOf(runner, ids));
     const organizerIds = [...new Set(links.map((link) => link.organizerId))];
     const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
+    const rows = known?.rows;
     const [venues, organizers, categories, tags, series] = await Promise.all([
-      findRowsIn(runner, VenueEntity, 'id', venueIds),
-      findRowsIn(runner, OrganizerEntity, 'id', organizerIds),
-      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks),
-      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks),
+      rows?.venues ?? findRowsIn(runner, VenueEntity, 'id', venueIds),
+      rows?.organizers ?? findRowsIn(runner, OrganizerEntity, 'id', organizerIds),
+      this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks, rows?.categories),
+      this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks, rows?.tags),
       findRowsIn(runner, EventSeriesEntity, 'id', seriesIds),
     ]);
     const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import type { Statement } from '../common/sql/together.js';
 import { EventEntity } from './event.entity.js';
 
 /** Taxonomies whose stored counts follow the events' links: term table, link table, its term column. */
@@ -44,6 +45,12 @@ export async function termContribution(manager: EntityManager, eventIds: number[
  * terms with no change are not touched.
  */
 export async function moveTermCounts(manager: EntityManager, before: TermContribution, after: TermContribution): Promise<void> {
+  for (const { sql, parameters } of termCountStatements(manager, before, after)) await manager.query(sql, parameters);
+}
+
+/** The statements of {@link moveTermCounts}, in its order, to send with others (`runTogether`). */
+export function termCountStatements(manager: EntityManager, before: TermContribution, after: TermContribution): Statement[] {
+  const statements: Statement[] = [];
   for (const { terms } of COUNTED) {
     const table = manager.connection.driver.escape(terms);
     const was = before.get(terms) ?? new Map<number, number>();
@@ -51,10 +58,11 @@ export async function moveTermCounts(manager: EntityManager, before: TermContrib
     const ids = [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => a - b);
     for (const id of ids) {
       const delta = (now.get(id) ?? 0) - (was.get(id) ?? 0);
-      if (delta === 0) continue;
-      await manager.query(`UPDATE ${table} SET published_count = published_count + ? WHERE id = ?`, [delta, id]);
+      if (delta !== 0)
+        statements.push({ sql: `UPDATE ${table} SET published_count = published_count + ? WHERE id = ?`, parameters: [delta, id] });
     }
   }
+  return statements;
 }
 
 /**

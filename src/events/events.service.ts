@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { findBySlug } from '../common/sql/find-by-slug.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
 import { canCreate, canWriteItem } from '../common/auth/permissions.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -11,8 +11,11 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
-import { definesEveryColumn, insertRows } from '../common/sql/plain-rows.js';
-import { itemState, recordingChanges, recordingCreation } from '../changes/change-recording.js';
+import { definesEveryColumn, insertStatement, rowsInQuery } from '../common/sql/plain-rows.js';
+import { runTogether, type Statement } from '../common/sql/together.js';
+import { slugRowsQuery } from '../common/sql/free-slug.js';
+import { creationChanges, itemState, recordingChanges } from '../changes/change-recording.js';
+import { changeHooks } from '../changes/change-commits.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -21,7 +24,7 @@ import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventLinksService, type TermLinks } from './event-links.service.js';
 import { EventPayloadsService, type KnownEventLinks } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
-import { keepingTermCounts, moveTermCounts, newEventContribution, NO_CONTRIBUTION } from './event-term-counts.js';
+import { keepingTermCounts, newEventContribution, NO_CONTRIBUTION, termCountStatements } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
@@ -59,7 +62,13 @@ export class EventsService {
     const user = ctx.user as AuthUser;
     const inserted = await this.writing('create', () =>
       this.dataSource.transaction(async (manager) => {
-        const id = await this.items.allocateId(manager, 'event');
+        // the new id and the slugs the title's slug competes with, in one round trip
+        const allocating = this.items.idQuery(manager, 'event');
+        const base = this.items.slugBase(input.slug, input.title ?? '');
+        const slugs = base ? slugRowsQuery(manager, 'events', base) : null;
+        const [allocated, slugRows] = await runTogether(manager, slugs ? [allocating.statement, slugs.statement] : [allocating.statement]);
+        const id = allocating.read(allocated);
+        slugs?.keep(slugRows);
         const event = manager.create(EventEntity, {
           id,
           cost: null,
@@ -81,31 +90,11 @@ export class EventsService {
           seriesTrashed: false,
         });
         await this.rules.fill(event, input, user, manager, { now, dateUtc, dates, plan, isCreate: true });
-        let terms: TermLinks = [];
-        let organizerIds: number[] = [];
         if (series) Object.assign(event, { seriesId: id, seriesOriginalStart: event.startLocal });
-        await recordingCreation(
-          manager,
-          'event',
-          [id],
-          async () => {
-            await insertRows(manager, EventEntity, [event]);
-            organizerIds = await this.links.linkOrganizers(id, plan, user, manager, true);
-            terms = await this.links.resolveTerms(input, manager);
-          },
-          new Map([[id, itemState(event)]]),
-        );
-        // Last, so that the terms stay locked only until the commit: the counts first (their row
-        // locks also serve the links' foreign-key checks, see `lockForLinking`), then the links.
-        await moveTermCounts(
-          manager,
-          NO_CONTRIBUTION,
-          newEventContribution(
-            event.status === 'publish',
-            terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids })),
-          ),
-        );
-        for (const { service, ids } of terms) await this.links.insertTermLinks(id, service, ids, manager);
+        // what the links name first (inline organizers and terms named but unknown are created)
+        const organizerIds = await this.links.resolveOrganizers(plan, user, manager);
+        const terms: TermLinks = await this.links.resolveTerms(input, manager);
+        const known = await this.sendNewEventRows(manager, event, organizerIds, terms);
         if (series) await this.series.start(manager, event, series);
         const termsOf = (taxonomy: 'category' | 'tag') =>
           terms
@@ -115,6 +104,7 @@ export class EventsService {
           organizers: organizerIds.map((organizerId, position) => ({ eventId: id, organizerId, position })),
           categories: termsOf('category'),
           tags: termsOf('tag'),
+          rows: known,
         };
         return { event, links };
       }),
@@ -129,6 +119,55 @@ export class EventsService {
     ctx.subject = created;
     const [body] = await this.payloads.of([created], ctx, undefined, false, undefined, fromMemory ? inserted.links : undefined);
     return { id, body };
+  }
+
+  /**
+   * A new event's rows in one round trip (`runTogether`): the record, its organizer links, its
+   * change, the term counts (their row locks also serve the links' foreign-key checks, see
+   * `lockForLinking`) and the term links, so that the terms' rows stay locked for the least time
+   * before the commit; then the rows its answer embeds, as this transaction wrote them, and whether
+   * the commit takes snapshots for the webhooks. Answers the rows read.
+   */
+  private async sendNewEventRows(
+    manager: EntityManager,
+    event: EventEntity,
+    organizerIds: number[],
+    terms: TermLinks,
+  ): Promise<Required<NonNullable<KnownEventLinks['rows']>>> {
+    const statements: Statement[] = [];
+    const afterwards: Array<(result: unknown) => void> = [];
+    const send = (statement: Statement | null, then: (result: unknown) => void = () => undefined) => {
+      if (!statement) return;
+      statements.push(statement);
+      afterwards.push(then);
+    };
+    const read = <T extends ObjectLiteral>(
+      query: { statement: Statement; read: (result: unknown) => T[] } | null,
+      keep: (rows: T[]) => void,
+    ) => query && send(query.statement, (result) => keep(query.read(result)));
+
+    send(insertStatement(manager, EventEntity, [event]));
+    send(this.links.organizerLinks(event.id, organizerIds, manager));
+    const change = creationChanges(manager, 'event', new Map([[event.id, itemState(event)]]));
+    send(change.statement, change.recorded);
+    const linked = terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids }));
+    for (const count of termCountStatements(manager, NO_CONTRIBUTION, newEventContribution(event.status === 'publish', linked)))
+      send(count);
+    for (const { service, ids } of terms) send(this.links.termLinks(event.id, service, ids));
+
+    const known: Required<NonNullable<KnownEventLinks['rows']>> = { venues: [], organizers: [], categories: [], tags: [] };
+    read(rowsInQuery(manager, VenueEntity, 'id', event.venueId !== null ? [event.venueId] : []), (rows) => (known.venues = rows));
+    read(rowsInQuery(manager, OrganizerEntity, 'id', organizerIds), (rows) => (known.organizers = rows));
+    for (const { service, ids } of terms) {
+      const taxonomy = service.definition.taxonomy === 'category' ? 'categories' : 'tags';
+      read(rowsInQuery(manager, service.definition.entity, 'id', [...new Set(ids)]), (rows) => (known[taxonomy] = rows));
+    }
+    const probe = changeHooks(manager)?.snapshotProbe(manager);
+    if (probe) send(probe.statement, probe.keep);
+
+    const results = await runTogether(manager, statements);
+    results.forEach((result, index) => afterwards[index](result));
+    return known;
   }
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {

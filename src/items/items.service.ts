@@ -8,6 +8,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { freeSlug } from '../common/sql/free-slug.js';
+import type { Statement } from '../common/sql/together.js';
 import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService, VersionedValues } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
@@ -63,6 +64,23 @@ export class ItemsService {
     return this.totals.get(JSON.stringify([sql, parameters]), () => builder.getCount());
   }
 
+  /**
+   * The id of a new item of `kind` allocated together with other statements (`runTogether`): the
+   * allocating statement, and the reading of the id from its result. See {@link allocateIds}.
+   */
+  idQuery(manager: EntityManager, kind: ItemKind): { statement: Statement; read: (result: unknown) => number } {
+    const sqlite = manager.connection.driver.options.type === 'better-sqlite3';
+    return {
+      statement: { sql: 'INSERT INTO item_ids (kind) VALUES (?)', parameters: [kind] },
+      read: (result) => (sqlite ? Number(result) : Number((result as { insertId: number }).insertId)),
+    };
+  }
+
+  /** The base a new item's slug is made of (see {@link slugFor}), when it does not depend on its id. */
+  slugBase(wanted: string | undefined, name: string): string {
+    return wanted !== undefined ? sanitizeSlug(wanted) : sanitizeSlug(name);
+  }
+
   async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {
     // one plain INSERT, as for many ids: `save` would run the whole persistence machinery for one column
     const [id] = await this.allocateIds(manager, kind, 1);
@@ -97,7 +115,7 @@ export class ItemsService {
 
   /** Slug for a new item: the sanitised wish or name, the id when that is empty. */
   async slugFor(manager: EntityManager, table: string, wanted: string | undefined, name: string, id: number): Promise<string> {
-    const base = (wanted !== undefined ? sanitizeSlug(wanted) : sanitizeSlug(name)) || String(id);
+    const base = this.slugBase(wanted, name) || String(id);
     return freeSlug(manager, table, base, id);
   }
 

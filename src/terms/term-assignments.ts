@@ -63,6 +63,20 @@ export async function termLinksOfEvents(
   return links;
 }
 
+/** Whether `terms` hold every term of `links` and every ancestor of those. */
+function holdsLinksAndAncestors(terms: AnyTerm[], links: TermLink[]): boolean {
+  const byId = new Map(terms.map((term) => [term.id, term]));
+  for (const link of links) {
+    const seen = new Set<number>();
+    for (let id: number | null | undefined = Number(link.termId); id; id = byId.get(id)?.parentId) {
+      if (!byId.has(id)) return false;
+      if (seen.has(id)) break;
+      seen.add(id);
+    }
+  }
+  return true;
+}
+
 /**
  * The terms of events: which terms an event has, terms named in an event write (by id, slug or
  * name, created when new) and term filters of the event list. Events use it through their
@@ -98,12 +112,19 @@ export class TermAssignments {
     api: string,
     manager?: EntityManager,
     links?: TermLink[],
+    known?: AnyTerm[],
   ): Promise<Map<number, EventTermResponse[]>> {
     const result = new Map<number, EventTermResponse[]>();
     if (eventIds.length === 0) return result;
     links ??= (await termLinksOfEvents(manager ?? this.dataSource.manager, [this.definition], eventIds))[0];
     if (links.length === 0) return result;
-    const terms = manager ? await allRows(manager, this.definition.entity) : await this.allTerms();
+    // terms the caller read already serve when they hold every linked term and its ancestors
+    const terms =
+      known && holdsLinksAndAncestors(known, links)
+        ? known
+        : manager
+          ? await allRows(manager, this.definition.entity)
+          : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
     for (const link of links) {
       const term = byId.get(Number(link.termId));

@@ -10,6 +10,7 @@ import { UserEntity } from './user.entity.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { hydrateRow, selectColumns } from '../common/sql/plain-rows.js';
+import type { Statement } from '../common/sql/together.js';
 
 export interface BasicCredentials {
   login: string;
@@ -41,9 +42,11 @@ export class AuthService {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async authenticate(credentials: BasicCredentials): Promise<AuthUser> {
-    const loginKey = credentials.login.toLowerCase();
-    const passwords = await this.passwordsOf(loginKey);
+  /**
+   * Checks credentials against the application passwords of their login, read by the statement of
+   * {@link passwordsQuery} (the Basic-auth step sends it with the login-lock count).
+   */
+  async authenticateWith(credentials: BasicCredentials, passwords: AppPasswordEntity[]): Promise<AuthUser> {
     for (const stored of passwords) {
       if (await this.matches(credentials.password, stored)) {
         this.touch(stored);
@@ -51,23 +54,27 @@ export class AuthService {
       }
     }
     // the login is looked up on its own only when no password matched, to tell the two failures apart
+    const loginKey = credentials.login.toLowerCase();
     if (passwords.length === 0 && !(await this.dataSource.getRepository(UserEntity).existsBy({ loginKey }))) {
       throw new ApiError(401, ErrorCode.InvalidUsername);
     }
     throw new ApiError(401, ErrorCode.IncorrectPassword);
   }
 
-  /** The application passwords of a login with their user, oldest first: one statement on every authenticated request. */
-  private async passwordsOf(loginKey: string): Promise<AppPasswordEntity[]> {
+  /**
+   * The statement reading the application passwords of a login with their user, oldest first (one on
+   * every authenticated request), and the reading of its rows.
+   */
+  passwordsQuery(login: string): { statement: Statement; read: (result: unknown) => AppPasswordEntity[] } {
     const manager = this.dataSource.manager;
-    const rows: Array<Record<string, unknown>> = await manager.query(
+    const sql =
       `SELECT ${selectColumns(manager, AppPasswordEntity, 'p', 'p_')}, ${selectColumns(manager, UserEntity, 'u', 'u_')}` +
-        ' FROM app_passwords p INNER JOIN users u ON u.id = p.user_id WHERE u.login_key = ? ORDER BY p.id ASC',
-      [loginKey],
-    );
-    return rows.map((row) =>
-      Object.assign(hydrateRow(manager, AppPasswordEntity, row, 'p_'), { user: hydrateRow(manager, UserEntity, row, 'u_') }),
-    );
+      ' FROM app_passwords p INNER JOIN users u ON u.id = p.user_id WHERE u.login_key = ? ORDER BY p.id ASC';
+    const read = (result: unknown) =>
+      (result as Array<Record<string, unknown>>).map((row) =>
+        Object.assign(hydrateRow(manager, AppPasswordEntity, row, 'p_'), { user: hydrateRow(manager, UserEntity, row, 'u_') }),
+      );
+    return { statement: { sql, parameters: [login.toLowerCase()] }, read };
   }
 
   private async matches(plain: string, stored: AppPasswordEntity): Promise<boolean> {

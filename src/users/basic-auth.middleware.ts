@@ -1,5 +1,8 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+import { runTogether } from '../common/sql/together.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { LoginLocks } from '../limits/login-locks.js';
 import { tooManyRequests } from '../limits/rate-limits.js';
@@ -17,6 +20,7 @@ export class BasicAuthMiddleware implements NestMiddleware {
   constructor(
     private readonly auth: AuthService,
     private readonly locks: LoginLocks,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -24,10 +28,14 @@ export class BasicAuthMiddleware implements NestMiddleware {
     const credentials = parseBasicAuthorization(req.headers.authorization);
     if (!credentials) return next();
     const client = req.ip ?? 'unknown';
-    const check = await this.locks.check(client, credentials.login);
+    // the lock count and the passwords in one round trip; the passwords are looked at only when free
+    const locking = this.locks.checkQuery(client, credentials.login);
+    const reading = this.auth.passwordsQuery(credentials.login);
+    const [counts, passwords] = await runTogether(this.dataSource.manager, [locking.statement, reading.statement]);
+    const check = await locking.read(counts);
     if (check.waitSeconds !== null) throw tooManyRequests(check.waitSeconds);
     try {
-      req.ctx.user = await this.auth.authenticate(credentials);
+      req.ctx.user = await this.auth.authenticateWith(credentials, reading.read(passwords));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) await this.locks.failed(client, credentials.login);
       throw error;

@@ -20,9 +20,6 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
-    snapshots.wantedWhen(async (manager) => {
-      const rows: unknown[] = await manager.query('SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1');
-      return rows.length > 0;
-    });
+    snapshots.wantedWhen({ sql: 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1' });
   }
 }

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { nextFreeSlug } from '../text/slug.js';
 import { escapeLike, LIKE_ESCAPE } from './like.js';
+import type { Statement } from './together.js';
 
 /**
  * Slugs chosen by write transactions of this process that have not ended yet, with the item that
@@ -68,15 +69,49 @@ export function releaseSlugsWhenTransactionsEnd(dataSource: DataSource): void {
   dataSource.subscribers.push(subscriber);
 }
 
+/** Rows read for a slug ahead of {@link freeSlug} inside a transaction, by its query runner. */
+const readAhead = new WeakMap<QueryRunner, { table: string; base: string; rows: Array<{ slug: string; id: number }> }>();
+
+/** The statement that reads the slugs `base` competes with in `table`: `base` itself and its `-N` forms. */
+function slugRowsStatement(manager: EntityManager, table: string, base: string): Statement {
+  // written out rather than built: every create and every slug change runs it
+  return {
+    sql: `SELECT slug, id FROM ${manager.connection.driver.escape(table)} WHERE slug = ? OR slug LIKE ? ${LIKE_ESCAPE}`,
+    parameters: [base, `${escapeLike(base)}-%`],
+  };
+}
+
+/**
+ * The read of {@link freeSlug} for `base`, as a statement a write sends with others before it
+ * knows everything (`runTogether`), and `keep`, which hands that statement's result to the
+ * transaction's next `freeSlug` of the same table and base (any other call reads for itself).
+ */
+export function slugRowsQuery(
+  manager: EntityManager,
+  table: string,
+  base: string,
+): { statement: Statement; keep: (result: unknown) => void } {
+  return {
+    statement: slugRowsStatement(manager, table, base),
+    keep: (result) => {
+      const runner = transactionOf(manager);
+      if (runner) readAhead.set(runner, { table, base, rows: result as Array<{ slug: string; id: number }> });
+    },
+  };
+}
+
 /** The smallest free `base`, `base-2`, `base-3`... among the rows of `table` other than `exceptId`. */
 export async function freeSlug(manager: EntityManager, table: string, base: string, exceptId: number | null): Promise<string> {
-  // written out rather than built: every create and every slug change runs it
-  const rows: Array<{ slug: string; id: number }> = await manager.query(
-    `SELECT slug, id FROM ${manager.connection.driver.escape(table)} WHERE slug = ? OR slug LIKE ? ${LIKE_ESCAPE}`,
-    [base, `${escapeLike(base)}-%`],
-  );
-  const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
   const runner = transactionOf(manager);
+  const ahead = runner && readAhead.get(runner);
+  if (runner && ahead) readAhead.delete(runner);
+  let rows: Array<{ slug: string; id: number }>;
+  if (ahead && ahead.table === table && ahead.base === base) rows = ahead.rows;
+  else {
+    const { sql, parameters } = slugRowsStatement(manager, table, base);
+    rows = await manager.query(sql, parameters);
+  }
+  const taken = new Set(rows.filter((row) => Number(row.id) !== exceptId).map((row) => row.slug));
   const reservedByOther = (slug: string) => {
     const reservation = reservationOf(keyOf(table, slug));
     return reservation !== undefined && (exceptId === null || reservation.by !== exceptId);

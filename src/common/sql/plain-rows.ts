@@ -1,6 +1,7 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { idChunks } from './id-chunks.js';
+import type { Statement } from './together.js';
 
 /**
  * Inserts and simple reads of whole rows without TypeORM's query builder, for the hot paths of
@@ -41,15 +42,15 @@ function shapeOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>): S
 }
 
 /**
- * Inserts rows in one statement. Each row sets the columns it defines (the first row decides which:
- * every row must define the same ones); a column left undefined takes its default in the database.
+ * The statement that inserts rows (see {@link insertRows}), to send with others (`runTogether`);
+ * null for no rows.
  */
-export async function insertRows<T extends ObjectLiteral>(
+export function insertStatement<T extends ObjectLiteral>(
   manager: EntityManager,
   target: EntityTarget<T>,
   rows: Partial<T>[],
-): Promise<unknown> {
-  if (rows.length === 0) return undefined;
+): Statement | null {
+  if (rows.length === 0) return null;
   const shape = shapeOf(manager, target);
   const driver = manager.connection.driver;
   const columns = shape.columns.filter((column) => column.getEntityValue(rows[0]) !== undefined);
@@ -62,13 +63,25 @@ export async function insertRows<T extends ObjectLiteral>(
   }
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of columns) parameters.push(driver.preparePersistentValue(column.getEntityValue(row), column));
-  return manager.query(sql, parameters);
+  return { sql, parameters };
+}
+
+/**
+ * Inserts rows in one statement. Each row sets the columns it defines (the first row decides which:
+ * every row must define the same ones); a column left undefined takes its default in the database.
+ */
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  rows: Partial<T>[],
+): Promise<unknown> {
+  const statement = insertStatement(manager, target, rows);
+  return statement ? manager.query(statement.sql, statement.parameters) : undefined;
 }
 
 /**
  * {@link insertRows} into a table numbered by the database (auto-increment id), answering the ids
- * the rows got, in order: a statement of known length is numbered in one go, so the ids follow the
- * first one (MySQL/MariaDB answer it) or end at the last one (SQLite answers that).
+ * the rows got, in order (see {@link numberedIds}).
  */
 export async function insertNumberedRows<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -76,13 +89,21 @@ export async function insertNumberedRows<T extends ObjectLiteral>(
   rows: Partial<T>[],
 ): Promise<number[]> {
   if (rows.length === 0) return [];
-  const result = await insertRows(manager, target, rows);
+  return numberedIds(manager, target, rows.length, await insertRows(manager, target, rows));
+}
+
+/**
+ * The ids a statement inserting `count` rows into a table numbered by the database got, in order,
+ * from its result: a statement of known length is numbered in one go, so the ids follow the first
+ * one (MySQL/MariaDB answer it) or end at the last one (SQLite answers that).
+ */
+export function numberedIds(manager: EntityManager, target: EntityTarget<ObjectLiteral>, count: number, result: unknown): number[] {
   const first =
     manager.connection.driver.options.type === 'better-sqlite3'
-      ? Number(result) - rows.length + 1
+      ? Number(result) - count + 1
       : Number((result as { insertId: number | string }).insertId);
   if (!Number.isSafeInteger(first) || first <= 0) throw new Error(`No id for the rows inserted into ${shapeOf(manager, target).table}`);
-  return rows.map((_, index) => first + index);
+  return Array.from({ length: count }, (_, index) => first + index);
 }
 
 /**
@@ -133,6 +154,30 @@ export async function findRowsIn<T extends ObjectLiteral>(
     found.sort((a, b) => compare(column.getEntityValue(a), column.getEntityValue(b)));
   }
   return found;
+}
+
+/**
+ * {@link findRowsIn} for at most one chunk of values, as a statement to send with others
+ * (`runTogether`) and the reading of its result; null for no values.
+ */
+export function rowsInQuery<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  property: keyof T & string,
+  values: Array<number | string>,
+): { statement: Statement; read: (result: unknown) => T[] } | null {
+  if (values.length === 0) return null;
+  const chunks = [...idChunks(values as number[])];
+  if (chunks.length > 1) throw new Error(`rowsInQuery takes one chunk of values, not ${values.length}`);
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  return {
+    statement: {
+      sql: `${shape.select} WHERE ${driver.escape(columnOf(shape, property).databaseName)} IN (${values.map(() => '?').join(', ')})`,
+      parameters: values,
+    },
+    read: (result) => (result as Array<Record<string, unknown>>).map((row) => hydrate<T>(shape, driver, row)),
+  };
 }
 
 /** Every row of a (small) table, as entities. */

@@ -1,0 +1,54 @@
+import mysql from 'mysql2';
+import type { EntityManager } from 'typeorm';
+
+/** One SQL statement with its `?` parameters. */
+export interface Statement {
+  sql: string;
+  parameters?: unknown[];
+}
+
+/** The joined texts {@link runTogether} is sending now: the only queries that may hold several statements. */
+const sending = new Map<string, number>();
+
+/**
+ * True while `sql` is a text {@link runTogether} joined and is sending. The MySQL connections accept
+ * several statements per query only for these (see `database/database-guard.ts`): any other text
+ * with a `;` is refused before it is sent, so a value pasted into SQL by mistake can never run a
+ * statement of its own.
+ */
+export function isJoinedStatements(sql: string): boolean {
+  return sending.has(sql);
+}
+
+/**
+ * Runs statements in order inside the caller's transaction and answers each one's result, as
+ * `manager.query` would have. On MySQL/MariaDB they travel as one query (one round trip, one socket
+ * write, and the row locks they take are held only until the caller's next statement); the server
+ * stops at the first that fails, and the whole call fails with its error (the caller's transaction
+ * then rolls back). SQLite, and MySQL connections opened without `joinedStatements` (the CLI), run
+ * them one by one.
+ */
+export async function runTogether(manager: EntityManager, statements: readonly Statement[]): Promise<unknown[]> {
+  const { options } = manager.connection.driver;
+  if (statements.length < 2 || (options as { extra?: { multipleStatements?: boolean } }).extra?.multipleStatements !== true) {
+    const results: unknown[] = [];
+    for (const { sql, parameters } of statements) results.push(await manager.query(sql, parameters));
+    return results;
+  }
+  const timezone = (options as { timezone?: string }).timezone ?? 'local';
+  // the driver's own formatting of `?` values (the same that `query` with values applies)
+  const text = statements
+    .map(({ sql, parameters }) => mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone))
+    .join(';\n');
+  sending.set(text, (sending.get(text) ?? 0) + 1);
+  try {
+    const results: unknown = await manager.query(text);
+    if (!Array.isArray(results) || results.length !== statements.length)
+      throw new Error(`${statements.length} statements sent together, ${Array.isArray(results) ? results.length : 'no list of'} results`);
+    return results as unknown[];
+  } finally {
+    const left = (sending.get(text) ?? 1) - 1;
+    if (left > 0) sending.set(text, left);
+    else sending.delete(text);
+  }
+}

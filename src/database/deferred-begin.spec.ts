@@ -1,0 +1,92 @@
+import { deferTransactionStarts } from './deferred-begin.js';
+
+type Callback = (error: Error | null, results?: unknown, fields?: unknown) => void;
+
+/** A connection that records what it sends and answers each statement of a text with its position. */
+function fakeConnection(multipleStatements = true) {
+  const sent: string[] = [];
+  const ended: string[] = [];
+  const connection = {
+    config: { multipleStatements },
+    format: (sql: string, values: unknown) =>
+      (values as unknown[]).reduce<string>((text, value) => text.replace('?', JSON.stringify(value)), sql),
+    query: (...args: unknown[]) => {
+      const [first] = args;
+      const sql = typeof first === 'string' ? first : (first as { sql: string }).sql;
+      sent.push(args.length === 3 ? connection.format(sql, args[1]) : sql);
+      const statements = sql.split(';\n');
+      const callback = args[args.length - 1] as Callback;
+      const answer = statements.length === 1 ? `result of ${statements[0]}` : statements.map((statement) => `result of ${statement}`);
+      const fields = statements.length === 1 ? 'fields' : statements.map((_, index) => `fields ${index}`);
+      process.nextTick(() =>
+        statements.some((statement) => statement === 'FAIL') ? callback(new Error('failed')) : callback(null, answer, fields),
+      );
+      return undefined;
+    },
+    release: () => void ended.push('release'),
+    destroy: () => void ended.push('destroy'),
+  };
+  return { connection, sent, ended };
+}
+
+function ask(connection: { query: (...args: unknown[]) => unknown }, ...args: unknown[]) {
+  return new Promise<{ results: unknown; fields: unknown }>((resolve, reject) =>
+    connection.query(...args, (error: Error | null, results: unknown, fields: unknown) =>
+      error ? reject(error) : resolve({ results, fields }),
+    ),
+  );
+}
+
+const joined = (sql: string) => sql.includes(';\n');
+
+describe('deferTransactionStarts', () => {
+  it('answers START TRANSACTION at once and sends it with the next statement, whose own result that caller gets', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const begun = await ask(connection, 'START TRANSACTION');
+    expect(begun.results).toMatchObject({ affectedRows: 0 });
+    expect(sent).toEqual([]);
+    await expect(ask(connection, 'SELECT ? AS v', ['x'])).resolves.toEqual({ results: 'result of SELECT "x" AS v', fields: 'fields 1' });
+    expect(sent).toEqual(['START TRANSACTION;\nSELECT "x" AS v']);
+    await ask(connection, 'COMMIT');
+    expect(sent).toEqual(['START TRANSACTION;\nSELECT "x" AS v', 'COMMIT']);
+  });
+
+  it('keeps the list of results of a text that holds several statements already', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    await ask(connection, 'START TRANSACTION');
+    const { results, fields } = await ask(connection, 'INSERT a;\nINSERT b');
+    expect(results).toEqual(['result of INSERT a', 'result of INSERT b']);
+    expect(fields).toEqual(['fields 1', 'fields 2']);
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a;\nINSERT b']);
+  });
+
+  it('reports the failure of the joined text to the statement that was joined', async () => {
+    const { connection } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    await ask(connection, 'START TRANSACTION');
+    await expect(ask(connection, 'FAIL')).rejects.toThrow('failed');
+    await expect(ask(connection, 'ROLLBACK')).resolves.toEqual({ results: 'result of ROLLBACK', fields: 'fields' });
+  });
+
+  it('forgets a held start when the connection is released or closed', async () => {
+    for (const end of ['release', 'destroy'] as const) {
+      const { connection, sent, ended } = fakeConnection();
+      deferTransactionStarts(connection, joined);
+      await ask(connection, 'START TRANSACTION');
+      connection[end]();
+      expect(ended).toEqual([end]);
+      await ask(connection, 'SELECT 1');
+      expect(sent).toEqual(['SELECT 1']);
+    }
+  });
+
+  it('leaves a connection that takes one statement per query alone', async () => {
+    const { connection, sent } = fakeConnection(false);
+    deferTransactionStarts(connection, joined);
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'SELECT 1');
+    expect(sent).toEqual(['START TRANSACTION', 'SELECT 1']);
+  });
+});
