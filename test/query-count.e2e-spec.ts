@@ -134,6 +134,8 @@ describe('work per list request', () => {
       categories: Array<{ id: number }>;
       tags: Array<{ id: number }>;
     }>;
+    const version = async () => Number((await dataSource.query('SELECT version FROM data_version WHERE id = 1'))[0].version);
+    const versionBefore = await version();
     const counter = countQueries(dataSource);
     counter.reset();
     const res = await t
@@ -152,6 +154,9 @@ describe('work per list request', () => {
     const begin = counter.statements.findIndex((sql) => /^(START|BEGIN) TRANSACTION/i.test(sql));
     const commit = counter.statements.findIndex((sql) => /^COMMIT/i.test(sql));
     const inside = counter.statements.slice(begin + 1, commit);
+    // the shared data version moved once, with the commit on MySQL/MariaDB, right after it on SQLite
+    expect(await version()).toBe(versionBefore + 1);
+    const bumps = counter.statements.slice(commit + 1).filter((sql) => sql.startsWith('UPDATE data_version'));
     const rows = [
       /^INSERT INTO events /,
       /^INSERT INTO event_organizers /,
@@ -177,6 +182,7 @@ describe('work per list request', () => {
       parts.forEach((part, index) => expect(part).toMatch([...rows, ...reads][index]));
       // the item id with the slugs the new one competes with, then the rows: two round trips
       expect(inside).toHaveLength(2);
+      expect(bumps).toHaveLength(0);
       expect(inside[0].split(';\n').map((part) => part.slice(0, 30))).toEqual([
         'INSERT INTO item_ids (kind) VA',
         'SELECT slug, id FROM events WH',
@@ -184,6 +190,7 @@ describe('work per list request', () => {
     } else {
       const sent = inside.filter((sql) => rows.some((pattern) => pattern.test(sql)));
       expect(sent.map((sql) => rows.findIndex((pattern) => pattern.test(sql)))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(bumps).toHaveLength(1);
     }
   });
 

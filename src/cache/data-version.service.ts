@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { holdForCommit } from '../common/sql/together.js';
+
+const BUMP = 'UPDATE data_version SET version = version + 1 WHERE id = 1';
 import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
 import { freshReads } from './fresh-reads.js';
 
@@ -29,8 +32,17 @@ export class DataVersionService {
    * version, which is all a cached answer built before it needs to become stale.
    */
   readonly bump: () => Promise<void> = freshReads(async () => {
-    await this.dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+    await this.dataSource.query(BUMP);
   });
+
+  /**
+   * Moves the version on with the commit of the caller's transaction, in its last round trip (the
+   * version and the write become visible together); false when the connection cannot, and the
+   * caller then calls {@link bump} after the commit.
+   */
+  bumpWithCommit(manager: EntityManager): boolean {
+    return holdForCommit(manager, { sql: BUMP });
+  }
 
   /** A value computed once per data version (term counts, term lists). */
   memo<T>(compute: () => Promise<T>): () => Promise<T> {

@@ -1,3 +1,4 @@
+import { BEFORE_COMMIT } from '../common/sql/together.js';
 import { deferTransactionStarts } from './deferred-begin.js';
 
 type Callback = (error: Error | null, results?: unknown, fields?: unknown) => void;
@@ -88,5 +89,40 @@ describe('deferTransactionStarts', () => {
     await ask(connection, 'START TRANSACTION');
     await ask(connection, 'SELECT 1');
     expect(sent).toEqual(['START TRANSACTION', 'SELECT 1']);
+  });
+  it('sends statements held for the commit just before the COMMIT, which answers its own result', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT a');
+    hold('UPDATE v');
+    await expect(ask(connection, 'COMMIT')).resolves.toEqual({ results: 'result of COMMIT', fields: 'fields 1' });
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a', 'UPDATE v;\nCOMMIT']);
+    // an empty transaction: its start, the held statement and the commit in one trip
+    await ask(connection, 'START TRANSACTION');
+    hold('UPDATE v');
+    await ask(connection, 'COMMIT');
+    expect(sent[2]).toBe('START TRANSACTION;\nUPDATE v;\nCOMMIT');
+  });
+
+  it('does not commit when a held statement fails, and drops held statements on ROLLBACK and on release', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT a');
+    hold('FAIL');
+    await expect(ask(connection, 'COMMIT')).rejects.toThrow('failed');
+    await ask(connection, 'ROLLBACK');
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT b');
+    hold('UPDATE v');
+    await ask(connection, 'ROLLBACK');
+    await ask(connection, 'COMMIT');
+    hold('UPDATE w');
+    connection.release();
+    await ask(connection, 'COMMIT');
+    expect(sent.slice(2)).toEqual(['ROLLBACK', 'START TRANSACTION;\nINSERT b', 'ROLLBACK', 'COMMIT', 'COMMIT']);
   });
 });

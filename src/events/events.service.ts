@@ -106,10 +106,10 @@ export class EventsService {
           tags: termsOf('tag'),
           rows: known,
         };
-        return { event, links };
+        return { event, links, bumped: this.items.bumpWithCommit(manager) };
       }),
     );
-    await this.items.dataChanged();
+    await this.items.dataChanged(inserted.bumped);
     // the answer is built from the row as written when that set every column (a series' start may change it)
     const fromMemory = !series && definesEveryColumn(this.dataSource.manager, EventEntity, inserted.event);
     const created = fromMemory

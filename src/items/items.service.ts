@@ -200,10 +200,16 @@ export class ItemsService {
 
   /**
    * After a committed write: cached answers and per-version values are stale (the answer to the
-   * write itself is built from fresh data), and scheduled items must be checked again.
+   * write itself is built from fresh data), and scheduled items must be checked again. `bumped`:
+   * the version moved with the commit already ({@link bumpWithCommit}).
    */
-  async dataChanged(): Promise<void> {
+  async dataChanged(bumped = false): Promise<void> {
     this.nextCheckAt = 0;
-    await this.version.bump();
+    if (!bumped) await this.version.bump();
+  }
+
+  /** Moves the shared data version with the commit of the caller's transaction when it can (then pass `true` to {@link dataChanged}). */
+  bumpWithCommit(manager: EntityManager): boolean {
+    return this.version.bumpWithCommit(manager);
   }
 }

@@ -52,3 +52,23 @@ export async function runTogether(manager: EntityManager, statements: readonly S
     else sending.delete(text);
   }
 }
+
+/** Where a MySQL/MariaDB connection of the serving app takes statements to send just before its `COMMIT`. */
+export const BEFORE_COMMIT = Symbol('statements sent with the commit');
+
+/**
+ * Holds a statement to be sent with the `COMMIT` of the caller's transaction, just before it, in the
+ * same round trip (see `database/deferred-begin.ts`): when it fails, nothing commits. False when the
+ * connection cannot (SQLite, the CLI, outside a transaction): the caller then runs it itself.
+ */
+export function holdForCommit(manager: EntityManager, statement: Statement): boolean {
+  const runner = manager.queryRunner;
+  const connection = runner?.isTransactionActive
+    ? (runner as unknown as { databaseConnection?: { [BEFORE_COMMIT]?: (sql: string) => void } }).databaseConnection
+    : undefined;
+  const hold = connection?.[BEFORE_COMMIT];
+  if (typeof hold !== 'function') return false;
+  const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
+  hold(mysql.format(statement.sql, (statement.parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone));
+  return true;
+}
