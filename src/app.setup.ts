@@ -11,7 +11,7 @@ import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
 import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
-import { requestLogOptions } from './http/request-log.middleware.js';
+import { requestLogOptions, writesRequestLines } from './http/request-log.middleware.js';
 import { Translator } from './i18n/translator.js';
 import { UsersService } from './users/users.service.js';
 
@@ -80,7 +80,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   app.get(DocsPage).publishFor(app);
   await app.init();
   if (answersBeforeFramework(config.limits)) {
-    const log = config.log.requests ? pinoHttp({ ...requestLogOptions(config.log), logger: PinoLogger.root }) : undefined;
+    const log = writesRequestLines(config.log) ? pinoHttp({ ...requestLogOptions(config.log), logger: PinoLogger.root }) : undefined;
     answerReadsFirst(app.getHttpServer(), {
       store: config.limits.responseCache ? app.get(ResponseCacheStore) : null,
       items: app.get(ItemReadsFirst),
