@@ -125,4 +125,23 @@ describe('deferTransactionStarts', () => {
     await ask(connection, 'COMMIT');
     expect(sent.slice(2)).toEqual(['ROLLBACK', 'START TRANSACTION;\nINSERT b', 'ROLLBACK', 'COMMIT', 'COMMIT']);
   });
+  it('sends a held start on its own before a query without a callback (a stream), in order', () => {
+    const sent: string[] = [];
+    const connection = {
+      config: { multipleStatements: true },
+      format: (sql: string) => sql,
+      query: (...args: unknown[]) => {
+        sent.push(String(args[0]));
+        const callback = args[args.length - 1];
+        if (typeof callback === 'function') process.nextTick(() => (callback as Callback)(null, 'ok', undefined));
+        return undefined;
+      },
+      release: () => undefined,
+      destroy: () => undefined,
+    };
+    deferTransactionStarts(connection, joined);
+    connection.query('START TRANSACTION', () => undefined);
+    connection.query('SELECT a');
+    expect(sent).toEqual(['START TRANSACTION', 'SELECT a']);
+  });
 });

@@ -44,7 +44,12 @@ export function deferTransactionStarts(connection: BeginningConnection, isJoined
   connection.query = (...args: unknown[]) => {
     const last = args.length - 1;
     const callback = args[last] as Callback;
-    if (typeof callback !== 'function') return query(...args);
+    if (typeof callback !== 'function') {
+      // a query read as a stream cannot be joined: a held start goes first, on its own
+      if (begin) query('START TRANSACTION', () => undefined);
+      begin = false;
+      return query(...args);
+    }
     const [first] = args;
     const sql = typeof first === 'string' ? first : (first as { sql?: unknown } | null)?.sql;
     if (typeof sql !== 'string') return query(...args);
