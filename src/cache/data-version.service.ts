@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
 import { holdForCommit } from '../common/sql/together.js';
+import { freshReads } from './fresh-reads.js';
 
 const BUMP = 'UPDATE data_version SET version = version + 1 WHERE id = 1';
-import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
-import { freshReads } from './fresh-reads.js';
 
 /** The shared data version: read before building a cacheable answer, bumped after every write. */
 @Injectable()

@@ -10,7 +10,7 @@ import type {
   TransactionRollbackEvent,
   TransactionStartEvent,
 } from 'typeorm';
-import type { Statement } from '../common/sql/together.js';
+import type { StatementRead } from '../common/sql/together.js';
 
 /** Where a transaction keeps what it recorded (`QueryRunner.data`, TypeORM's own per-connection bag). */
 const RECORDED = Symbol('changes-recorded');
@@ -21,7 +21,7 @@ export interface ChangeHooks {
   /** The last states of records about to be removed for good, as snapshots (JSON), by id. */
   lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>>;
   /** Whether snapshots are wanted, as a statement to read ahead with a write's others (see `ChangeSnapshots`). */
-  snapshotProbe(manager: EntityManager): { statement: Statement; keep: (result: unknown) => void } | null;
+  snapshotProbe(manager: EntityManager): StatementRead<void> | null;
 }
 
 /** Work to do inside a transaction that recorded changes, just before it commits (snapshots). */

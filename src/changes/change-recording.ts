@@ -3,7 +3,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
 import { insertNumberedRows, insertStatement, numberedIds } from '../common/sql/plain-rows.js';
-import type { Statement } from '../common/sql/together.js';
+import type { Statement, StatementRead } from '../common/sql/together.js';
 import { changeHooks, noteRecorded } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
@@ -137,19 +137,15 @@ function changeRows(
 
 /**
  * The changes of records created with the given states (at most 500), as one statement to send
- * with the write's other statements (`runTogether`); `recorded` takes that statement's result once
- * it ran and notes the change rows for the commit, as {@link recordingChanges} does.
+ * with the write's other statements (`runTogether`); `read` takes that statement's result once it
+ * ran and notes the change rows for the commit, as {@link recordingChanges} does.
  */
-export function creationChanges(
-  manager: EntityManager,
-  kind: ChangeKind,
-  states: ReadonlyMap<number, RecordState>,
-): { statement: Statement; recorded: (result: unknown) => void } {
+export function creationChanges(manager: EntityManager, kind: ChangeKind, states: ReadonlyMap<number, RecordState>): StatementRead<void> {
   const rows = changeRows(kind, [...states.keys()], new Map(), states, undefined, new Map());
   if (rows.length === 0 || rows.length > 500) throw new Error(`creationChanges takes 1 to 500 records, not ${rows.length}`);
   return {
     statement: insertStatement(manager, ChangeEntity, rows) as Statement,
-    recorded: (result) => noteRecorded(manager, numberedIds(manager, ChangeEntity, rows.length, result).map(String)),
+    read: (result) => noteRecorded(manager, numberedIds(manager, ChangeEntity, rows.length, result).map(String)),
   };
 }
 

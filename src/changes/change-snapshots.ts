@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import type { Statement } from '../common/sql/together.js';
+import type { Statement, StatementRead } from '../common/sql/together.js';
 import { Editions } from '../editions/editions.js';
 import { ChangeCommits, type ChangeHooks } from './change-commits.js';
 import type { ChangeKind } from './change-recording.js';
@@ -63,14 +63,14 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
 
   /**
    * The probes as one statement a write may send with its other statements (`runTogether`), and
-   * `keep`, which saves the transaction's commit from asking again; null when nothing is probed.
+   * `read`, which saves the transaction's commit from asking again; null when nothing is probed.
    */
-  snapshotProbe(manager: EntityManager): { statement: Statement; keep: (result: unknown) => void } | null {
+  snapshotProbe(manager: EntityManager): StatementRead<void> | null {
     const runner = manager.queryRunner;
     if (!runner || this.probes.length === 0 || this.renderers.size === 0) return null;
     return {
       statement: this.probeStatement(),
-      keep: (result) => this.probed.set(runner, (result as unknown[]).length > 0),
+      read: (result) => void this.probed.set(runner, (result as unknown[]).length > 0),
     };
   }
 
@@ -120,8 +120,7 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   }
 
   private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
-    if (this.renderers.size === 0) return;
-    if (this.probes.length === 0) return;
+    if (this.renderers.size === 0 || this.probes.length === 0) return;
     const runner = manager.queryRunner;
     let wanted = runner ? this.probed.get(runner) : undefined;
     if (runner) this.probed.delete(runner);

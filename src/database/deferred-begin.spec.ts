@@ -90,6 +90,7 @@ describe('deferTransactionStarts', () => {
     await ask(connection, 'SELECT 1');
     expect(sent).toEqual(['START TRANSACTION', 'SELECT 1']);
   });
+
   it('sends statements held for the commit just before the COMMIT, which answers its own result', async () => {
     const { connection, sent } = fakeConnection();
     deferTransactionStarts(connection, joined);
@@ -125,6 +126,7 @@ describe('deferTransactionStarts', () => {
     await ask(connection, 'COMMIT');
     expect(sent.slice(2)).toEqual(['ROLLBACK', 'START TRANSACTION;\nINSERT b', 'ROLLBACK', 'COMMIT', 'COMMIT']);
   });
+
   it('sends a held start on its own before a query without a callback (a stream), in order', () => {
     const sent: string[] = [];
     const connection = {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { findBySlug } from '../common/sql/find-by-slug.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { canCreate, canWriteItem } from '../common/auth/permissions.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -12,7 +12,7 @@ import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
 import { definesEveryColumn, insertStatement, rowsInQuery } from '../common/sql/plain-rows.js';
-import { runTogether, type Statement } from '../common/sql/together.js';
+import { runTogether, type Statement, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
 import { creationChanges, itemState, recordingChanges } from '../changes/change-recording.js';
 import { changeHooks } from '../changes/change-commits.js';
@@ -68,7 +68,7 @@ export class EventsService {
         const slugs = base ? slugRowsQuery(manager, 'events', base) : null;
         const [allocated, slugRows] = await runTogether(manager, slugs ? [allocating.statement, slugs.statement] : [allocating.statement]);
         const id = allocating.read(allocated);
-        slugs?.keep(slugRows);
+        slugs?.read(slugRows);
         const event = manager.create(EventEntity, {
           id,
           cost: null,
@@ -141,15 +141,12 @@ export class EventsService {
       statements.push(statement);
       afterwards.push(then);
     };
-    const read = <T extends ObjectLiteral>(
-      query: { statement: Statement; read: (result: unknown) => T[] } | null,
-      keep: (rows: T[]) => void,
-    ) => query && send(query.statement, (result) => keep(query.read(result)));
+    const read = <T>(query: StatementRead<T> | null, keep: (value: T) => void = () => undefined) =>
+      query && send(query.statement, (result) => keep(query.read(result)));
 
     send(insertStatement(manager, EventEntity, [event]));
     send(this.links.organizerLinks(event.id, organizerIds, manager));
-    const change = creationChanges(manager, 'event', new Map([[event.id, itemState(event)]]));
-    send(change.statement, change.recorded);
+    read(creationChanges(manager, 'event', new Map([[event.id, itemState(event)]])));
     const linked = terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids }));
     for (const count of termCountStatements(manager, NO_CONTRIBUTION, newEventContribution(event.status === 'publish', linked)))
       send(count);
@@ -162,8 +159,7 @@ export class EventsService {
       const taxonomy = service.definition.taxonomy === 'category' ? 'categories' : 'tags';
       read(rowsInQuery(manager, service.definition.entity, 'id', [...new Set(ids)]), (rows) => (known[taxonomy] = rows));
     }
-    const probe = changeHooks(manager)?.snapshotProbe(manager);
-    if (probe) send(probe.statement, probe.keep);
+    read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
 
     const results = await runTogether(manager, statements);
     results.forEach((result, index) => afterwards[index](result));

@@ -8,7 +8,8 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { freeSlug } from '../common/sql/free-slug.js';
-import type { Statement } from '../common/sql/together.js';
+import type { StatementRead } from '../common/sql/together.js';
+import { numberedIds } from '../common/sql/plain-rows.js';
 import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService, VersionedValues } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
@@ -68,11 +69,10 @@ export class ItemsService {
    * The id of a new item of `kind` allocated together with other statements (`runTogether`): the
    * allocating statement, and the reading of the id from its result. See {@link allocateIds}.
    */
-  idQuery(manager: EntityManager, kind: ItemKind): { statement: Statement; read: (result: unknown) => number } {
-    const sqlite = manager.connection.driver.options.type === 'better-sqlite3';
+  idQuery(manager: EntityManager, kind: ItemKind): StatementRead<number> {
     return {
       statement: { sql: 'INSERT INTO item_ids (kind) VALUES (?)', parameters: [kind] },
-      read: (result) => (sqlite ? Number(result) : Number((result as { insertId: number }).insertId)),
+      read: (result) => numberedIds(manager, ItemIdEntity, 1, result)[0],
     };
   }
 
@@ -94,15 +94,13 @@ export class ItemsService {
    */
   async allocateIds(manager: EntityManager, kind: ItemKind, count: number): Promise<number[]> {
     const ids: number[] = [];
-    const sqlite = manager.connection.driver.options.type === 'better-sqlite3';
     for (let left = count; left > 0; left -= 500) {
       const n = Math.min(500, left);
       const result: unknown = await manager.query(
         `INSERT INTO item_ids (kind) VALUES ${Array(n).fill('(?)').join(', ')}`,
         Array(n).fill(kind),
       );
-      const first = sqlite ? Number(result) - n + 1 : Number((result as { insertId: number }).insertId);
-      for (let i = 0; i < n; i += 1) ids.push(first + i);
+      ids.push(...numberedIds(manager, ItemIdEntity, n, result));
     }
     return ids;
   }

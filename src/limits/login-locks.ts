@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { dateToWall, wallToDate } from '../common/sql/columns.js';
-import type { Statement } from '../common/sql/together.js';
+import type { StatementRead } from '../common/sql/together.js';
 import type { LimitsConfig } from '../config/app-config.js';
 import { LoginFailureEntity } from './login-failure.entity.js';
 
@@ -57,7 +57,7 @@ export class LoginLocks {
    * step sends it with the password read, `runTogether`), and the reading of its result, which asks
    * the database again only for each lock in force.
    */
-  checkQuery(address: string, login: string): { statement: Statement; read: (result: unknown) => Promise<LoginCheck> } {
+  checkQuery(address: string, login: string): StatementRead<Promise<LoginCheck>> {
     const key = { address: addressKey(address), login: loginKey(login) };
     const since = this.windowStart();
     // written out rather than built: this runs on every request with credentials

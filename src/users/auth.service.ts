@@ -10,7 +10,7 @@ import { UserEntity } from './user.entity.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { hydrateRow, selectColumns } from '../common/sql/plain-rows.js';
-import type { Statement } from '../common/sql/together.js';
+import type { StatementRead } from '../common/sql/together.js';
 
 export interface BasicCredentials {
   login: string;
@@ -65,7 +65,7 @@ export class AuthService {
    * The statement reading the application passwords of a login with their user, oldest first (one on
    * every authenticated request), and the reading of its rows.
    */
-  passwordsQuery(login: string): { statement: Statement; read: (result: unknown) => AppPasswordEntity[] } {
+  passwordsQuery(login: string): StatementRead<AppPasswordEntity[]> {
     const manager = this.dataSource.manager;
     const sql =
       `SELECT ${selectColumns(manager, AppPasswordEntity, 'p', 'p_')}, ${selectColumns(manager, UserEntity, 'u', 'u_')}` +

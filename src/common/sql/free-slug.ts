@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { nextFreeSlug } from '../text/slug.js';
 import { escapeLike, LIKE_ESCAPE } from './like.js';
-import type { Statement } from './together.js';
+import type { Statement, StatementRead } from './together.js';
 
 /**
  * Slugs chosen by write transactions of this process that have not ended yet, with the item that
@@ -83,17 +83,13 @@ function slugRowsStatement(manager: EntityManager, table: string, base: string):
 
 /**
  * The read of {@link freeSlug} for `base`, as a statement a write sends with others before it
- * knows everything (`runTogether`), and `keep`, which hands that statement's result to the
+ * knows everything (`runTogether`), and `read`, which hands that statement's result to the
  * transaction's next `freeSlug` of the same table and base (any other call reads for itself).
  */
-export function slugRowsQuery(
-  manager: EntityManager,
-  table: string,
-  base: string,
-): { statement: Statement; keep: (result: unknown) => void } {
+export function slugRowsQuery(manager: EntityManager, table: string, base: string): StatementRead<void> {
   return {
     statement: slugRowsStatement(manager, table, base),
-    keep: (result) => {
+    read: (result) => {
       const runner = transactionOf(manager);
       if (runner) readAhead.set(runner, { table, base, rows: result as Array<{ slug: string; id: number }> });
     },

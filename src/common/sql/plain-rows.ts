@@ -1,7 +1,7 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { idChunks } from './id-chunks.js';
-import type { Statement } from './together.js';
+import type { Statement, StatementRead } from './together.js';
 
 /**
  * Inserts and simple reads of whole rows without TypeORM's query builder, for the hot paths of
@@ -165,7 +165,7 @@ export function rowsInQuery<T extends ObjectLiteral>(
   target: EntityTarget<T>,
   property: keyof T & string,
   values: Array<number | string>,
-): { statement: Statement; read: (result: unknown) => T[] } | null {
+): StatementRead<T[]> | null {
   if (values.length === 0) return null;
   const chunks = [...idChunks(values as number[])];
   if (chunks.length > 1) throw new Error(`rowsInQuery takes one chunk of values, not ${values.length}`);

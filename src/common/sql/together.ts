@@ -7,6 +7,15 @@ export interface Statement {
   parameters?: unknown[];
 }
 
+/**
+ * A statement to send with others (`runTogether`) and what to do with its result once it ran:
+ * read rows from it, or hand it on (`void`).
+ */
+export interface StatementRead<T> {
+  statement: Statement;
+  read: (result: unknown) => T;
+}
+
 /** The joined texts {@link runTogether} is sending now: the only queries that may hold several statements. */
 const sending = new Map<string, number>();
 
@@ -35,11 +44,7 @@ export async function runTogether(manager: EntityManager, statements: readonly S
     for (const { sql, parameters } of statements) results.push(await manager.query(sql, parameters));
     return results;
   }
-  const timezone = (options as { timezone?: string }).timezone ?? 'local';
-  // the driver's own formatting of `?` values (the same that `query` with values applies)
-  const text = statements
-    .map(({ sql, parameters }) => mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone))
-    .join(';\n');
+  const text = statements.map((statement) => formatted(manager, statement)).join(';\n');
   sending.set(text, (sending.get(text) ?? 0) + 1);
   try {
     const results: unknown = await manager.query(text);
@@ -68,7 +73,12 @@ export function holdForCommit(manager: EntityManager, statement: Statement): boo
     : undefined;
   const hold = connection?.[BEFORE_COMMIT];
   if (typeof hold !== 'function') return false;
-  const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
-  hold(mysql.format(statement.sql, (statement.parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone));
+  hold(formatted(manager, statement));
   return true;
+}
+
+/** A statement with its `?` values in place, as the MySQL driver formats a query with values (its time zone included). */
+function formatted(manager: EntityManager, { sql, parameters }: Statement): string {
+  const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
+  return mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone);
 }
