@@ -194,6 +194,78 @@ describe('work per list request', () => {
     }
   });
 
+  it('sends an update and a trash of an event outside any series in three round trips on MySQL/MariaDB, counts kept', async () => {
+    const dataSource = t.app.get<DataSource>(getDataSourceToken());
+    const created = await t
+      .http()
+      .post(`${API}/events`)
+      .set('Authorization', basic(ADMIN))
+      .send({ title: 'Edited alone', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', categories: ['Category 1'], tags: ['tag-2'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const countOf = async (table: string, termId: number) =>
+      Number((await dataSource.query(`SELECT published_count AS n FROM ${table} WHERE id = ?`, [termId]))[0].n);
+    const category = created.body.categories[0].id as number;
+    const tag = created.body.tags[0].id as number;
+    const counts = async () => [await countOf('categories', category), await countOf('tags', tag)];
+    const before = await counts();
+    const mysql = dataSource.options.type !== 'better-sqlite3';
+    const counter = countQueries(dataSource);
+
+    /** The statements between the transaction's start and its commit. */
+    const transaction = () => {
+      const begin = counter.statements.findIndex((sql) => /^(START|BEGIN) TRANSACTION/i.test(sql));
+      const commit = counter.statements.findIndex((sql) => /^COMMIT/i.test(sql));
+      expect(begin).toBeGreaterThan(0);
+      return { before: counter.statements.slice(0, begin), inside: counter.statements.slice(begin + 1, commit) };
+    };
+
+    // the change sequencer's pass after the create's commit first
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    await settle();
+    counter.reset();
+    const updated = await t.http().post(`${API}/events/${id}`).set('Authorization', basic(ADMIN)).send({ title: 'Edited alone, renamed' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.title).toBe('Edited alone, renamed');
+    expect(updated.body.categories.map((term: { id: number }) => term.id)).toEqual([category]);
+    expect(await counts()).toEqual(before);
+    const update = transaction();
+    if (mysql) {
+      // authentication and the event, then inside: the locked row with its links, then everything else
+      expect(update.before).toHaveLength(2);
+      expect(update.inside).toHaveLength(2);
+      const first = update.inside[0].split(';\n');
+      expect(first).toHaveLength(2);
+      expect(first[0]).toMatch(/^SELECT .* FROM events WHERE id = \d+ FOR UPDATE$/);
+      expect(first[1]).toMatch(/^SELECT 0 AS t, event_id, organizer_id AS term_id/);
+      const parts = update.inside[1].split(';\n');
+      // only the columns that changed (the modification time is kept to the second)
+      expect(parts[0]).toMatch(/^UPDATE events SET title = 'Edited alone, renamed'(, modified_utc = '[^']*')? WHERE id = \d+$/);
+      expect(parts[1]).toMatch(/^INSERT INTO changes /);
+      expect(parts.filter((part) => /^UPDATE \S+ SET published_count/.test(part))).toHaveLength(0);
+    }
+
+    await settle();
+    counter.reset();
+    const trashed = await t.http().delete(`${API}/events/${id}`).set('Authorization', basic(ADMIN));
+    expect(trashed.status).toBe(200);
+    expect(trashed.body.status).toBe('trash');
+    expect(await counts()).toEqual([before[0] - 1, before[1] - 1]);
+    const trash = transaction();
+    if (mysql) {
+      expect(trash.before).toHaveLength(2);
+      expect(trash.inside).toHaveLength(2);
+      // the slugs the trashed one competes with were read with the locked row
+      expect(trash.inside[0].split(';\n')[2]).toMatch(/^SELECT slug, id FROM events WHERE slug = /);
+      const parts = trash.inside[1].split(';\n');
+      expect(parts[0]).toMatch(/^UPDATE events SET status = 'trash', pre_trash_status = 'publish', slug = .*__trashed/);
+      expect(parts.filter((part) => /^UPDATE (categories|tags) SET published_count = published_count \+ -1/.test(part))).toHaveLength(2);
+    }
+    expect(await dataSource.query('SELECT status, slug FROM events WHERE id = ?', [id])).toEqual([
+      { status: 'trash', slug: trashed.body.slug },
+    ]);
+  });
+
   it('counts a list total once per data version: other pages and readers reuse it, a write anywhere counts again', async () => {
     const dataSource = t.app.get<DataSource>(getDataSourceToken());
     const counter = countQueries(dataSource);

@@ -141,8 +141,22 @@ function changeRows(
  * ran and notes the change rows for the commit, as {@link recordingChanges} does.
  */
 export function creationChanges(manager: EntityManager, kind: ChangeKind, states: ReadonlyMap<number, RecordState>): StatementRead<void> {
-  const rows = changeRows(kind, [...states.keys()], new Map(), states, undefined, new Map());
-  if (rows.length === 0 || rows.length > 500) throw new Error(`creationChanges takes 1 to 500 records, not ${rows.length}`);
+  return knownChanges(manager, kind, new Map(), states);
+}
+
+/**
+ * The changes of records whose states before and after a write the caller knows (it read the rows
+ * under lock and wrote them itself), as {@link creationChanges} does for new records: one change
+ * per record of either map, at most 500.
+ */
+export function knownChanges(
+  manager: EntityManager,
+  kind: ChangeKind,
+  before: ReadonlyMap<number, RecordState>,
+  after: ReadonlyMap<number, RecordState>,
+): StatementRead<void> {
+  const rows = changeRows(kind, [...new Set([...before.keys(), ...after.keys()])], before, after, undefined, new Map());
+  if (rows.length === 0 || rows.length > 500) throw new Error(`knownChanges takes 1 to 500 records, not ${rows.length}`);
   return {
     statement: insertStatement(manager, ChangeEntity, rows) as Statement,
     read: (result) => noteRecorded(manager, numberedIds(manager, ChangeEntity, rows.length, result).map(String)),

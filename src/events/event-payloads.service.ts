@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findRowsIn } from '../common/sql/plain-rows.js';
+import { findRowsIn, rowsInQuery } from '../common/sql/plain-rows.js';
 import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import { canWriteItem } from '../common/auth/permissions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
@@ -13,7 +13,8 @@ import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { termLinksOfEvents, type TermLink } from '../terms/term-assignments.js';
+import { termLinksOfEvents, termLinksQuery, type TermLink } from '../terms/term-assignments.js';
+import type { StatementBatch, StatementRead } from '../common/sql/together.js';
 import type { AnyTerm } from '../terms/term-tree.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -127,23 +128,58 @@ export class EventPayloadsService {
     });
   }
 
+  /**
+   * The rows the answer of a write embeds for the event it stored (its venue, organizers,
+   * categories and tags, as the write's transaction sees them), as reads to add to the write's own
+   * statements; `rows` is filled as their results are read, for {@link of}'s `known.rows`.
+   */
+  embeddedRowsQueries(
+    manager: EntityManager,
+    venueId: number | null,
+    links: Pick<KnownEventLinks, 'organizers' | 'categories' | 'tags'>,
+    batch: StatementBatch,
+  ): Required<NonNullable<KnownEventLinks['rows']>> {
+    const rows: Required<NonNullable<KnownEventLinks['rows']>> = { venues: [], organizers: [], categories: [], tags: [] };
+    const ids = (list: Array<{ termId: number }>) => [...new Set(list.map((link) => Number(link.termId)))];
+    batch.read(rowsInQuery(manager, VenueEntity, 'id', venueId !== null ? [venueId] : []), (found) => (rows.venues = found));
+    batch.read(
+      rowsInQuery(manager, OrganizerEntity, 'id', [...new Set(links.organizers.map((link) => link.organizerId))]),
+      (found) => (rows.organizers = found),
+    );
+    batch.read(rowsInQuery(manager, this.categories.definition.entity, 'id', ids(links.categories)), (found) => (rows.categories = found));
+    batch.read(rowsInQuery(manager, this.tags.definition.entity, 'id', ids(links.tags)), (found) => (rows.tags = found));
+    return rows;
+  }
+
   /** The organizer links (in order) and both taxonomies' term links of events. */
   private async linksOf(runner: EntityManager, ids: number[]): Promise<KnownEventLinks> {
-    const organizerLinks = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
-    const [organizers, categories, tags] = await termLinksOfEvents(
-      runner,
-      [organizerLinks, this.categories.definition, this.tags.definition],
-      ids,
-      {
-        [organizerLinks.joinTable]: 'position',
-      },
-    );
-    return {
-      organizers: organizers
-        .map(({ eventId, termId, extra }) => ({ eventId, organizerId: termId, position: Number(extra) }))
-        .sort((a, b) => a.position - b.position),
-      categories,
-      tags,
-    };
+    const [organizers, categories, tags] = await termLinksOfEvents(runner, this.linkTables(), ids, ORGANIZER_POSITION);
+    return knownLinks(organizers, categories, tags);
   }
+
+  /**
+   * The links of {@link linksOf} for at most a thousand events, as a statement to send with others
+   * (`runTogether`) and the reading of its result.
+   */
+  linksQuery(ids: number[]): StatementRead<KnownEventLinks> {
+    const query = termLinksQuery(this.linkTables(), ids, ORGANIZER_POSITION);
+    return { statement: query.statement, read: (result) => knownLinks(...(query.read(result) as [TermLink[], TermLink[], TermLink[]])) };
+  }
+
+  private linkTables() {
+    return [ORGANIZER_LINKS, this.categories.definition, this.tags.definition];
+  }
+}
+
+const ORGANIZER_LINKS = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
+const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
+
+function knownLinks(organizers: TermLink[], categories: TermLink[], tags: TermLink[]): KnownEventLinks {
+  return {
+    organizers: organizers
+      .map(({ eventId, termId, extra }) => ({ eventId, organizerId: termId, position: Number(extra) }))
+      .sort((a, b) => a.position - b.position),
+    categories,
+    tags,
+  };
 }

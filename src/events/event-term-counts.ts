@@ -81,6 +81,17 @@ export function newEventContribution(published: boolean, linked: Array<{ links: 
   return result;
 }
 
+/** What an event with these category and tag links adds (see {@link newEventContribution}), for a write that read them. */
+export function linkedContribution(
+  published: boolean,
+  links: { categories: Array<{ termId: number }>; tags: Array<{ termId: number }> },
+): TermContribution {
+  return newEventContribution(published, [
+    { links: COUNTED[0].links, ids: links.categories.map((link) => Number(link.termId)) },
+    { links: COUNTED[1].links, ids: links.tags.map((link) => Number(link.termId)) },
+  ]);
+}
+
 /** No contribution: the "before" of a newly created event. */
 export const NO_CONTRIBUTION: TermContribution = new Map();
 

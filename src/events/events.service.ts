@@ -10,11 +10,11 @@ import { ErrorCode, ItemErrorCode, MESSAGE_VARIANTS } from '../common/errors/err
 import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-errors.js';
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
-import { rowUnchanged } from '../common/sql/unchanged-row.js';
-import { definesEveryColumn, insertStatement, rowsInQuery } from '../common/sql/plain-rows.js';
-import { runTogether, type Statement, type StatementRead } from '../common/sql/together.js';
+import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
+import { definesEveryColumn, findRowsIn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
+import { runTogether, StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
-import { creationChanges, itemState, recordingChanges } from '../changes/change-recording.js';
+import { creationChanges, itemState, knownChanges, recordingChanges } from '../changes/change-recording.js';
 import { changeHooks } from '../changes/change-commits.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
@@ -24,7 +24,7 @@ import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventLinksService, type TermLinks } from './event-links.service.js';
 import { EventPayloadsService, type KnownEventLinks } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
-import { keepingTermCounts, newEventContribution, NO_CONTRIBUTION, termCountStatements } from './event-term-counts.js';
+import { keepingTermCounts, linkedContribution, newEventContribution, NO_CONTRIBUTION, termCountStatements } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
@@ -94,8 +94,6 @@ export class EventsService {
         // what the links name first (inline organizers and terms named but unknown are created)
         const organizerIds = await this.links.resolveOrganizers(plan, user, manager);
         const terms: TermLinks = await this.links.resolveTerms(input, manager);
-        const known = await this.sendNewEventRows(manager, event, organizerIds, terms);
-        if (series) await this.series.start(manager, event, series);
         const termsOf = (taxonomy: 'category' | 'tag') =>
           terms
             .filter(({ service }) => service.definition.taxonomy === taxonomy)
@@ -104,8 +102,9 @@ export class EventsService {
           organizers: organizerIds.map((organizerId, position) => ({ eventId: id, organizerId, position })),
           categories: termsOf('category'),
           tags: termsOf('tag'),
-          rows: known,
         };
+        links.rows = await this.sendNewEventRows(manager, event, links, terms);
+        if (series) await this.series.start(manager, event, series);
         return { event, links, bumped: this.items.bumpWithCommit(manager) };
       }),
     );
@@ -131,39 +130,76 @@ export class EventsService {
   private async sendNewEventRows(
     manager: EntityManager,
     event: EventEntity,
-    organizerIds: number[],
+    links: KnownEventLinks,
     terms: TermLinks,
   ): Promise<Required<NonNullable<KnownEventLinks['rows']>>> {
-    const statements: Statement[] = [];
-    const afterwards: Array<(result: unknown) => void> = [];
-    const send = (statement: Statement | null, then: (result: unknown) => void = () => undefined) => {
-      if (!statement) return;
-      statements.push(statement);
-      afterwards.push(then);
-    };
-    const read = <T>(query: StatementRead<T> | null, keep: (value: T) => void = () => undefined) =>
-      query && send(query.statement, (result) => keep(query.read(result)));
-
-    send(insertStatement(manager, EventEntity, [event]));
-    send(this.links.organizerLinks(event.id, organizerIds, manager));
-    read(creationChanges(manager, 'event', new Map([[event.id, itemState(event)]])));
+    const batch = new StatementBatch();
+    batch.send(insertStatement(manager, EventEntity, [event]));
+    batch.send(
+      this.links.organizerLinks(
+        event.id,
+        links.organizers.map((link) => link.organizerId),
+        manager,
+      ),
+    );
+    batch.read(creationChanges(manager, 'event', new Map([[event.id, itemState(event)]])));
     const linked = terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids }));
     for (const count of termCountStatements(manager, NO_CONTRIBUTION, newEventContribution(event.status === 'publish', linked)))
-      send(count);
-    for (const { service, ids } of terms) send(this.links.termLinks(event.id, service, ids));
+      batch.send(count);
+    for (const { service, ids } of terms) batch.send(this.links.termLinks(event.id, service, ids));
+    const rows = this.payloads.embeddedRowsQueries(manager, event.venueId, links, batch);
+    batch.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
+    await batch.run(manager);
+    return rows;
+  }
 
-    const known: Required<NonNullable<KnownEventLinks['rows']>> = { venues: [], organizers: [], categories: [], tags: [] };
-    read(rowsInQuery(manager, VenueEntity, 'id', event.venueId !== null ? [event.venueId] : []), (rows) => (known.venues = rows));
-    read(rowsInQuery(manager, OrganizerEntity, 'id', organizerIds), (rows) => (known.organizers = rows));
-    for (const { service, ids } of terms) {
-      const taxonomy = service.definition.taxonomy === 'category' ? 'categories' : 'tags';
-      read(rowsInQuery(manager, service.definition.entity, 'id', [...new Set(ids)]), (rows) => (known[taxonomy] = rows));
+  /**
+   * A write to one event outside any series (an update of it, its trash), in its transaction and
+   * three round trips: the event's row locked and read with its links (and `ahead`, a read the
+   * change will want); then `change`, which makes the row to store from the current one (and may
+   * write links itself, saying so); then the changed columns, the change, the term counts moved by
+   * what changed, the rows the answer embeds and the snapshot probe, together; then the data
+   * version with the commit. The answer is built from what was written, without reading it back.
+   */
+  private async writeOneEvent(
+    manager: EntityManager,
+    id: number,
+    seen: EventEntity | null,
+    change: (current: EventEntity) => Promise<{ entity: EventEntity; linksWritten: boolean }>,
+    ahead: StatementRead<void> | null = null,
+  ): Promise<{ event: EventEntity; links: KnownEventLinks; bumped: boolean }> {
+    const locking = lockedRowQuery(manager, EventEntity, id);
+    const linking = this.payloads.linksQuery([id]);
+    const first = new StatementBatch();
+    const read: { row?: EventEntity | null; links?: KnownEventLinks } = {};
+    first.read(locking, (row) => (read.row = row));
+    first.read(linking, (found) => (read.links = found));
+    first.read(ahead);
+    await first.run(manager);
+    const locked = read.row;
+    const before = read.links as KnownEventLinks;
+    if (!locked) throw new ApiError(404, ErrorCode.EventNotFound, { id });
+    // a conditional write: the row must still hold what the condition was evaluated on
+    if (seen && !sameRow(locked, seen)) throw preconditionFailed();
+    const { entity, linksWritten } = await change(locked);
+    let after = before;
+    if (linksWritten) {
+      const again = this.payloads.linksQuery([id]);
+      after = again.read(await manager.query(again.statement.sql));
     }
-    read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
-
-    const results = await runTogether(manager, statements);
-    results.forEach((result, index) => afterwards[index](result));
-    return known;
+    const batch = new StatementBatch();
+    batch.send(updateStatement(manager, EventEntity, locked, entity));
+    batch.read(knownChanges(manager, 'event', new Map([[id, itemState(locked)]]), new Map([[id, itemState(entity)]])));
+    const counts = termCountStatements(
+      manager,
+      linkedContribution(locked.status === 'publish', before),
+      linkedContribution(entity.status === 'publish', after),
+    );
+    for (const count of counts) batch.send(count);
+    const rows = this.payloads.embeddedRowsQueries(manager, entity.venueId, after, batch);
+    batch.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
+    await batch.run(manager);
+    return { event: entity, links: { ...after, rows }, bumped: this.items.bumpWithCommit(manager) };
   }
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {
@@ -182,9 +218,23 @@ export class EventsService {
     const ifMatch = await this.checkIfMatch(ref, target, ctx);
     if (target === null && 'slug' in ref)
       throw new ApiError(404, ErrorCode.EventNotFound, { slug: ref.slug }, { messageKey: MESSAGE_VARIANTS.eventNotFoundBySlug });
-    const event = ifMatch ?? (await this.reads.requireEvent(ref));
+    const event = ifMatch ?? (target?.kind === 'event' ? target.event : await this.reads.requireEvent(ref));
     const series = edit ?? { kind: 'this' as const, recurrence: null };
     const user = ctx.user as AuthUser;
+    if (series.kind === 'this' && !series.recurrence && event.seriesId === null) {
+      // an event outside any series, as most are: its own row and links only
+      const written = await this.writing('update', () =>
+        this.dataSource.transaction((manager) =>
+          this.writeOneEvent(manager, event.id, ifMatch, async (current) => {
+            const entity = manager.create(EventEntity, { ...current });
+            await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
+            await this.links.link(entity.id, input, plan, user, manager, false);
+            return { entity, linksWritten: plan.organizers !== undefined || input.categories !== undefined || input.tags !== undefined };
+          }),
+        ),
+      );
+      return this.answerOfWrite(written, ctx);
+    }
     await this.writing('update', () =>
       this.dataSource.transaction(async (manager) => {
         await keepingTermCounts(manager, await this.scopes.reached(manager, event, series.kind), async () => {
@@ -217,8 +267,35 @@ export class EventsService {
     this.assertMayWrite(target, ctx.user);
     if (reach.kind !== 'this') this.assertMayWrite({ kind: 'event', event: reach.main }, ctx.user);
     const ifMatch = await this.checkIfMatch(ref, target, ctx);
-    const event = ifMatch ?? (await this.reads.requireEvent(ref));
+    const event = ifMatch ?? (target?.kind === 'event' ? target.event : await this.reads.requireEvent(ref));
     if (event.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
+    if (reach.kind === 'this' && event.seriesId === null) {
+      // an event outside any series: its row, with the slug it gets in the trash read ahead
+      const trashedBase = this.items.trashedSlugBase(event.slug);
+      const written = await this.writing('delete', () =>
+        this.dataSource.transaction((manager) =>
+          this.writeOneEvent(
+            manager,
+            event.id,
+            ifMatch,
+            async (current) => {
+              if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
+              const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
+              const entity = manager.create(EventEntity, {
+                ...current,
+                status: 'trash',
+                preTrashStatus: current.status,
+                slug,
+                modifiedUtc: nowUtcWall(),
+              });
+              return { entity, linksWritten: false };
+            },
+            slugRowsQuery(manager, 'events', trashedBase),
+          ),
+        ),
+      );
+      return this.answerOfWrite(written, ctx);
+    }
     await this.writing('delete', () =>
       this.dataSource.transaction(async (manager) => {
         // trashing the main event of a series trashes the whole series
@@ -245,6 +322,14 @@ export class EventsService {
     return body;
   }
 
+  /** The answer of {@link writeOneEvent}'s write, once committed: the event as written, with the rows it read. */
+  private async answerOfWrite(written: { event: EventEntity; links: KnownEventLinks; bumped: boolean }, ctx: RequestContext) {
+    await this.items.dataChanged(written.bumped);
+    ctx.subject = written.event;
+    const [body] = await this.payloads.of([written.event], ctx, undefined, false, undefined, written.links);
+    return body;
+  }
+
   /**
    * The record the permission check of an update or delete looks at (spec §4.6 step 7): the event,
    * another kind of item, or nothing (then the general "may create events" check applies).
@@ -264,11 +349,11 @@ export class EventsService {
       if (operation === 'update') return null;
       throw ApiError.invalidParam('slug', 'unknown_event_slug');
     }
+    // the event first: the kind of the id is asked only when it is not one (one read for the usual case)
+    const [event] =
+      Number.isSafeInteger(ref.id) && ref.id > 0 ? await findRowsIn(this.dataSource.manager, EventEntity, 'id', [ref.id]) : [];
+    if (event) return { kind: 'event', event };
     const kind = await this.items.kindOf(ref.id);
-    if (kind === 'event') {
-      const event = await this.dataSource.getRepository(EventEntity).findOneBy({ id: ref.id });
-      return event ? { kind: 'event', event } : null;
-    }
     if (kind === 'venue' || kind === 'organizer') {
       const entity = kind === 'venue' ? VenueEntity : OrganizerEntity;
       const item = await this.dataSource.getRepository(entity).findOneBy({ id: ref.id });

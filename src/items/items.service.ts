@@ -145,7 +145,12 @@ export class ItemsService {
    * `-3`… while an earlier item of the same slug is still in the trash (slugs stay unique).
    */
   async trashedSlug(manager: EntityManager, table: string, slug: string, id: number): Promise<string> {
-    return freeSlug(manager, table, `${withoutTrashSuffix(slug)}${TRASH_SUFFIX}`, id);
+    return freeSlug(manager, table, this.trashedSlugBase(slug), id);
+  }
+
+  /** What {@link trashedSlug} makes free in its table (a write may read its rows ahead, `slugRowsQuery`). */
+  trashedSlugBase(slug: string): string {
+    return `${withoutTrashSuffix(slug)}${TRASH_SUFFIX}`;
   }
 
   /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */

@@ -4,6 +4,7 @@ import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
 import { allRows, taggedIdsQuery } from '../common/sql/plain-rows.js';
 import { freeSlug } from '../common/sql/free-slug.js';
+import type { StatementRead } from '../common/sql/together.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
@@ -47,20 +48,43 @@ export async function termLinksOfEvents(
 ): Promise<TermLink[][]> {
   const links = definitions.map((): TermLink[] => []);
   for (const chunk of idChunks(eventIds)) {
-    const list = chunk.map((id) => String(Number(id))).join(', ');
-    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string; extra: number | string }> =
-      await runner.query(
-        definitions
-          .map(
-            (definition, index) =>
-              `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${list})`,
-          )
-          .join(' UNION ALL '),
-      );
-    for (const row of rows)
-      links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
+    const query = termLinksQuery(definitions, chunk, extraColumns);
+    query.read(await runner.query(query.statement.sql)).forEach((found, index) => links[index].push(...found));
   }
   return links;
+}
+
+/**
+ * {@link termLinksOfEvents} for at most one chunk of events, as a statement to send with others
+ * (`runTogether`) and the reading of its result. `eventIds` must be safe integers.
+ */
+export function termLinksQuery(
+  definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
+  eventIds: number[],
+  extraColumns: Record<string, string> = {},
+): StatementRead<TermLink[][]> {
+  const list = eventIds.map((id) => String(Number(id))).join(', ');
+  return {
+    statement: {
+      sql: definitions
+        .map(
+          (definition, index) =>
+            `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${list})`,
+        )
+        .join(' UNION ALL '),
+    },
+    read: (result) => {
+      const links = definitions.map((): TermLink[] => []);
+      for (const row of result as Array<{
+        t: number | string;
+        event_id: number | string;
+        term_id: number | string;
+        extra: number | string;
+      }>)
+        links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
+      return links;
+    },
+  };
 }
 
 /** Whether `terms` hold every term of `links` and every ancestor of those. */

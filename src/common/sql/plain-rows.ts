@@ -180,6 +180,53 @@ export function rowsInQuery<T extends ObjectLiteral>(
   };
 }
 
+/**
+ * The row of `target` with this `id`, read inside the caller's transaction as a locking read
+ * (`FOR UPDATE` on MySQL/MariaDB: the latest committed row, held until the transaction ends; SQLite
+ * has one writer at a time), as a statement to send with others (`runTogether`) and the reading of
+ * its result: the entity, or null when there is no such row.
+ */
+export function lockedRowQuery<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  id: number,
+): StatementRead<T | null> {
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  const lock = driver.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
+  return {
+    statement: { sql: `${shape.select} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?${lock}`, parameters: [id] },
+    read: (result) => {
+      const [row] = result as Array<Record<string, unknown>>;
+      return row ? hydrate<T>(shape, driver, row) : null;
+    },
+  };
+}
+
+/**
+ * The statement that writes to the row of `after.id` the stored columns whose values differ between
+ * `before` (the row as read) and `after` (the same entity changed), each value as `insert` would
+ * store it; null when no column changed.
+ */
+export function updateStatement<T extends ObjectLiteral & { id: number }>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  before: T,
+  after: T,
+): Statement | null {
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  const changed = shape.columns.filter(
+    (column) =>
+      !column.isPrimary && JSON.stringify(column.getEntityValue(before) ?? null) !== JSON.stringify(column.getEntityValue(after) ?? null),
+  );
+  if (changed.length === 0) return null;
+  return {
+    sql: `UPDATE ${shape.table} SET ${changed.map((column) => `${driver.escape(column.databaseName)} = ?`).join(', ')} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?`,
+    parameters: [...changed.map((column): unknown => driver.preparePersistentValue(column.getEntityValue(after), column)), after.id],
+  };
+}
+
 /** Every row of a (small) table, as entities. */
 export async function allRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>): Promise<T[]> {
   const shape = shapeOf(manager, target);

@@ -82,3 +82,30 @@ function formatted(manager: EntityManager, { sql, parameters }: Statement): stri
   const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
   return mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone);
 }
+
+/**
+ * Statements gathered to run together (`runTogether`), each with what to do with its result once
+ * they ran: a write adds its rows, its reads and its checks in order, then sends them in one go.
+ */
+export class StatementBatch {
+  private readonly statements: Statement[] = [];
+  private readonly afterwards: Array<(result: unknown) => void> = [];
+
+  /** Adds a statement (nothing for null); `then` gets its result. */
+  send(statement: Statement | null, then: (result: unknown) => void = () => undefined): void {
+    if (!statement) return;
+    this.statements.push(statement);
+    this.afterwards.push(then);
+  }
+
+  /** Adds a statement that reads (nothing for null); `keep` gets what its `read` made of the result. */
+  read<T>(query: StatementRead<T> | null, keep: (value: T) => void = () => undefined): void {
+    if (query) this.send(query.statement, (result) => keep(query.read(result)));
+  }
+
+  /** Runs the statements in the caller's transaction, then hands each result on, in order. */
+  async run(manager: EntityManager): Promise<void> {
+    const results = await runTogether(manager, this.statements);
+    results.forEach((result, index) => this.afterwards[index](result));
+  }
+}

@@ -13,7 +13,11 @@ export async function rowUnchanged<T extends ObjectLiteral & { id: number }>(
   seen: T,
 ): Promise<boolean> {
   const current = await forUpdate(manager.getRepository(target).createQueryBuilder('r').where('r.id = :id', { id: seen.id })).getOne();
-  if (!current) return false;
+  return current !== null && sameRow(current, seen);
+}
+
+/** Whether two entities of one row hold the same values (a conditional write compares the row it locked with the one it was evaluated on). */
+export function sameRow(current: ObjectLiteral, seen: ObjectLiteral): boolean {
   const keys = new Set([...Object.keys(current), ...Object.keys(seen)]);
   return [...keys].every((key) => JSON.stringify(current[key]) === JSON.stringify(seen[key]));
 }
