@@ -126,6 +126,88 @@ async function create(body) {
   }
 }
 
+/** The record's state columns as the change log keeps them. */
+const stateOf = (event) => [event.author_id, event.status, event.password !== null && event.password !== '' ? 1 : 0];
+
+async function inTransaction(work) {
+  const connection = await pool.getConnection();
+  try {
+    await connection.beginTransaction();
+    const result = await work(connection);
+    await connection.commit();
+    return result;
+  } catch (error) {
+    await connection.rollback();
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+/** A title update: the row locked, the new title and modification time, the change. */
+function update(id, body) {
+  const input = JSON.parse(body);
+  return inTransaction(async (connection) => {
+    const [[event]] = await connection.query('SELECT id, author_id, status, password FROM events WHERE id = ? FOR UPDATE', [id]);
+    if (!event) return null;
+    const now = utcWall(new Date());
+    await connection.query('UPDATE events SET title = ?, modified_utc = ? WHERE id = ?', [input.title, now, id]);
+    const [author, status, secret] = stateOf(event);
+    await connection.query(
+      `INSERT INTO changes (kind, record_id, action, author_id, status_before, status_after, protected_before, protected_after, modified_utc, recorded_utc)
+       VALUES ('event', ?, 'updated', ?, ?, ?, ?, ?, ?, ?)`,
+      [id, author, status, status, secret, secret, now, now],
+    );
+    return { id, title: input.title };
+  });
+}
+
+/** A trash: the row locked, a free trashed slug, the status, the counts of its terms when it was published, the change. */
+function trash(id) {
+  return inTransaction(async (connection) => {
+    const [[event]] = await connection.query('SELECT id, author_id, status, password, slug FROM events WHERE id = ? FOR UPDATE', [id]);
+    if (!event || event.status === 'trash') return null;
+    const wanted = `${event.slug}__trashed`;
+    const [[taken]] = await connection.query('SELECT COUNT(*) AS n FROM events WHERE slug = ?', [wanted]);
+    const slug = taken.n > 0 ? `${wanted}-${id}` : wanted;
+    const now = utcWall(new Date());
+    await connection.query("UPDATE events SET status = 'trash', pre_trash_status = ?, slug = ?, modified_utc = ? WHERE id = ?", [
+      event.status,
+      slug,
+      now,
+      id,
+    ]);
+    if (event.status === 'publish') {
+      await connection.query(
+        'UPDATE categories c JOIN event_categories l ON l.category_id = c.id SET c.published_count = c.published_count - 1 WHERE l.event_id = ?',
+        [id],
+      );
+      await connection.query(
+        'UPDATE tags t JOIN event_tags l ON l.tag_id = t.id SET t.published_count = t.published_count - 1 WHERE l.event_id = ?',
+        [id],
+      );
+    }
+    const [author, status, secret] = stateOf(event);
+    await connection.query(
+      `INSERT INTO changes (kind, record_id, action, author_id, status_before, status_after, protected_before, protected_after, modified_utc, recorded_utc)
+       VALUES ('event', ?, 'trashed', ?, ?, 'trash', ?, ?, ?, ?)`,
+      [id, author, status, secret, secret, now, now],
+    );
+    return { id, status: 'trash', slug };
+  });
+}
+
+/** Answers a write's result (404 when there was nothing to write to). */
+function answerWrite(res, status) {
+  return [
+    (written) =>
+      written
+        ? res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(written))
+        : res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found"}'),
+    (error) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
+  ];
+}
+
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -138,6 +220,17 @@ function readBody(req) {
 createServer((req, res) => {
   if (req.url === '/health/ready') {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    return;
+  }
+  const target = /^\/events\/(\d+)$/.exec(req.url ?? '');
+  if (target && req.method === 'POST') {
+    readBody(req)
+      .then((body) => update(Number(target[1]), body))
+      .then(...answerWrite(res, 200));
+    return;
+  }
+  if (target && req.method === 'DELETE') {
+    trash(Number(target[1])).then(...answerWrite(res, 200));
     return;
   }
   if (req.method === 'POST') {

@@ -3,7 +3,7 @@
 // bounded duration and connections). Prints a table, writes JSON to bench/results/ and a chart to
 // docs/bench.svg. Every scenario is printed beside its yardstick from the same run: cached reads
 // beside plain `node:http` serving the same bytes from memory (bench/memory-server.mjs), uncached
-// reads and creates beside a minimal hand-written Node + mysql2 handler (bench/baseline.mjs); at
+// reads and writes beside a minimal hand-written Node + mysql2 handler (bench/baseline.mjs); at
 // the end it checks the targets (bench/report.mjs).
 //
 //   npm run bench -- [--sizes 1000,100000,1000000] [--duration 10] [--connections 32] [--cache on|off|both] [--keep true] [--node-flags "..."]
@@ -147,11 +147,11 @@ async function fixtures(connection) {
     "SELECT id, slug FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc > NOW() ORDER BY id LIMIT 1",
   );
   const [[link]] = await connection.query(
-    "SELECT ec.category_id AS category, e.venue_id AS venue FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
+    "SELECT ec.category_id AS category, e.venue_id AS venue, e.id AS event FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
   );
   const [[tag]] = await connection.query('SELECT id FROM tags ORDER BY id LIMIT 1');
   const [[organizer]] = await connection.query("SELECT id FROM organizers WHERE status = 'publish' ORDER BY id LIMIT 1");
-  return { event, link, tag, organizer };
+  return { event, link, linkEvent: link.event, tag, organizer };
 }
 
 function scenarios(fx) {
@@ -187,6 +187,45 @@ function scenarios(fx) {
       }),
     }),
   });
+  // Updates and trashes go to existing published events outside any series, newest first (the
+  // creates' own), a different one per request: `prepare` reads them before the warm-up.
+  const apiPath = new URL(api).pathname;
+  const onEvents = (name, method, body, handlerTitle) => {
+    const targets = { ids: [], next: 0 };
+    const request = (prefix, authorization, title) => (request) => {
+      const id = targets.ids[targets.next++ % targets.ids.length];
+      return {
+        ...request,
+        method,
+        path: `${prefix}/events/${id}`,
+        headers: { ...request.headers, ...authorization, ...(body && { 'content-type': 'application/json' }) },
+        ...(body && { body: JSON.stringify(body(title)) }),
+      };
+    };
+    const prepare = async () => {
+      const connection = await mysql.createConnection(databaseUrl);
+      const [rows] = await connection.query(
+        "SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL AND id NOT IN (?, ?) ORDER BY id DESC LIMIT 30000",
+        [fx.event.id, fx.linkEvent],
+      );
+      await connection.end();
+      Object.assign(targets, { ids: rows.map((row) => row.id), next: 0 });
+    };
+    return {
+      name,
+      path: '/events',
+      method,
+      prepare,
+      setupRequest: request(apiPath, { authorization: auth }, 'Bench'),
+      handler: (handlerBase) => ({
+        name,
+        url: `${handlerBase}/events`,
+        method,
+        prepare,
+        setupRequest: request('', {}, handlerTitle),
+      }),
+    };
+  };
   return [
     { name: 'events list (default)', path: '/events' },
     {
@@ -206,6 +245,8 @@ function scenarios(fx) {
       categories: [fx.link.category],
       tags: [fx.tag.id],
     }),
+    onEvents('event update (title, authenticated)', 'POST', (who) => ({ title: `${who} update ${process.pid}-${++counter}` }), 'Handler'),
+    onEvents('event trash (authenticated)', 'DELETE', null, 'Handler'),
   ].filter((scenario) => only === undefined || scenario.name.includes(only));
 }
 
@@ -282,10 +323,10 @@ for (const size of sizes) {
       rmSync(file, { force: true });
     }
   }
-  const creates = measured.filter((scenario) => scenario.handler);
+  const writes = measured.filter((scenario) => scenario.handler);
   const uncachedList = cacheModes.includes('off') && measured.some((scenario) => scenario.name === 'events list (default)');
   const uncachedSingle = cacheModes.includes('off') && measured.find((scenario) => scenario.name === 'single event by id');
-  if (uncachedList || uncachedSingle || creates.length > 0) {
+  if (uncachedList || uncachedSingle || writes.length > 0) {
     // Yardstick of uncached reads and of writes: the hand-written handler.
     const handlerBase = `http://127.0.0.1:${port + 10}`;
     const handler = await startProcess(
@@ -297,7 +338,7 @@ for (const size of sizes) {
     try {
       if (uncachedList) await measure(size, 'handler', { name: 'events list (default)', url: `${handlerBase}/events` });
       if (uncachedSingle) await measure(size, 'handler', { name: 'single event by id', url: `${handlerBase}${uncachedSingle.path}` });
-      for (const scenario of creates) await measure(size, 'handler', scenario.handler(handlerBase));
+      for (const scenario of writes) await measure(size, 'handler', scenario.handler(handlerBase));
     } finally {
       await stopProcess(handler);
     }
@@ -328,6 +369,7 @@ async function measure(size, mode, scenario) {
   // Two seconds of the same load first, writes included (their path would otherwise be measured while
   // it is still being compiled: the first second of a cold create run has p99 latencies of seconds).
   // The service and its yardsticks get the same warm-up; a write warm-up adds a few hundred events.
+  await scenario.prepare?.();
   await drive({ ...scenario, duration: 2 });
   const result = await drive(scenario);
   const expected = scenario.expectStatus ?? null;

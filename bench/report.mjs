@@ -11,7 +11,7 @@ export function seriesLabel(mode) {
  */
 export function yardstickOf(rows, row) {
   const find = (cache, scenario) => rows.find((other) => other.size === row.size && other.cache === cache && other.scenario === scenario);
-  if (row.cache === 'on' && row.scenario.startsWith('event create')) return find('handler', row.scenario);
+  if (row.cache === 'on' && /^event (create|update|trash)/.test(row.scenario)) return find('handler', row.scenario);
   if (row.cache === 'on') return find('memory', row.yardstick ?? row.scenario);
   if (row.cache === 'off') return find('handler', row.scenario);
   return undefined;
@@ -77,6 +77,16 @@ export function targets(rows) {
         value: `${value(create, handler)} (handler p99 ${handler.p99} ms)`,
         met: share(create, handler) >= 0.5 && create.p99 <= 250,
       });
+    for (const scenario of ['event update (title, authenticated)', 'event trash (authenticated)']) {
+      const write = find(size, 'on', scenario);
+      const writeHandler = write && yardstickOf(rows, write);
+      if (write && writeHandler)
+        checks.push({
+          name: `${size} events: ${scenario.replace(' (authenticated)', '').replace(', authenticated', '')} ≥ 50 % of the hand-written handler, p99 ≤ 250 ms`,
+          value: `${value(write, writeHandler)} (handler p99 ${writeHandler.p99} ms)`,
+          met: share(write, writeHandler) >= 0.5 && write.p99 <= 250,
+        });
+    }
     const list = find(size, 'off', 'events list (default)');
     const listHandler = list && yardstickOf(rows, list);
     if (list && listHandler)
