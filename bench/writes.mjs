@@ -1,0 +1,70 @@
+// Updates or trashes against a running server, each request on another existing published event
+// outside any series (newest first, as the bench's update and trash scenarios), 32 connections;
+// prints the throughput and latency, and the CPU the server process and MariaDB used per request
+// (from /proc, when the server's process id is given).
+//
+//   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/writes.mjs http://127.0.0.1:3900 update 8 [server pid]
+//   (update: a new title; trash: DELETE)
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import mysql from 'mysql2/promise';
+
+const [base = 'http://127.0.0.1:3900', kind = 'update', seconds = '8', serverPid] = process.argv.slice(2);
+if (!['update', 'trash'].includes(kind)) throw new Error('The kind of write is update or trash.');
+const credentials = process.env.BENCH_CREDENTIALS ?? 'bench-admin:bench-password-1';
+const db = await mysql.createConnection(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench');
+const [rows] = await db.query("SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL ORDER BY id DESC LIMIT 30000");
+await db.end();
+if (rows.length === 0) throw new Error('No published event outside a series to write to.');
+
+/** CPU time (ms) a process has used so far, from /proc/<pid>/stat. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const mariadb = (() => {
+  try {
+    return execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0] || null;
+  } catch {
+    return null;
+  }
+})();
+
+let next = 0;
+const path = `${new URL(base).pathname.replace(/\/$/, '')}/wp-json/tribe/events/v1/events`;
+const authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+const before = { server: serverPid ? cpuMs(serverPid) : 0, mariadb: mariadb ? cpuMs(mariadb) : 0 };
+const result = await autocannon({
+  url: base,
+  connections: 32,
+  duration: Number(seconds),
+  requests: [
+    {
+      setupRequest: (request) => {
+        const id = rows[next++ % rows.length].id;
+        return kind === 'update'
+          ? {
+              ...request,
+              method: 'POST',
+              path: `${path}/${id}`,
+              headers: { ...request.headers, authorization, 'content-type': 'application/json' },
+              body: JSON.stringify({ title: `Written ${process.pid}-${next}` }),
+            }
+          : { ...request, method: 'DELETE', path: `${path}/${id}`, headers: { ...request.headers, authorization } };
+      },
+    },
+  ],
+});
+const done = result.requests.total;
+// statuses other than 2xx, by code (a trash right after another run of this script may meet an event
+// that run was still trashing when it read its list: 410)
+const others = Object.entries(result.statusCodeStats ?? {})
+  .filter(([code]) => !code.startsWith('2'))
+  .map(([code, { count }]) => `${count} × ${code}`)
+  .join(', ');
+const perRequest = (pid, start) => (pid && done > 0 ? ((cpuMs(pid) - start) / done).toFixed(2) : '-');
+console.log(
+  `${kind}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}${others ? ` (${others})` : ''}, errors ${result.errors}; ` +
+    `CPU per request: server ${perRequest(serverPid, before.server)} ms, MariaDB ${perRequest(mariadb, before.mariadb)} ms`,
+);
