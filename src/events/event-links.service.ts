@@ -20,7 +20,7 @@ export class EventLinksService {
     private readonly tags: TagsService,
   ) {}
 
-  /** Organizers and terms of the event; a list sent replaces the previous one. */
+  /** Organizers and terms of the event; a list sent replaces the previous one. Answers whether any list was sent (and written). */
   async link(
     eventId: number,
     input: UpdateEventDto,
@@ -28,8 +28,9 @@ export class EventLinksService {
     user: AuthUser,
     manager: EntityManager,
     isCreate: boolean,
-  ): Promise<void> {
+  ): Promise<boolean> {
     await this.linkOrganizers(eventId, plan, user, manager, isCreate);
+    let written = plan.organizers !== undefined;
     for (const [refs, service] of [
       [input.categories, this.categories],
       [input.tags, this.tags],
@@ -40,7 +41,9 @@ export class EventLinksService {
       const { joinTable } = service.definition;
       if (!isCreate) await manager.createQueryBuilder().delete().from(joinTable).where('event_id = :eventId', { eventId }).execute();
       await this.insertTermLinks(eventId, service, ids, manager);
+      written = true;
     }
+    return written;
   }
 
   /** Links the planned organizers (a list sent replaces the previous one); returns their ids in order, none when no list was sent. */

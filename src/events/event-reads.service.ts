@@ -59,12 +59,18 @@ export class EventReadsService {
       return event;
     }
     // the event first: the kind of the id is asked only when it is not one (one read for the usual case)
-    const [event] =
-      Number.isSafeInteger(ref.id) && ref.id > 0 ? await findRowsIn(this.dataSource.manager, EventEntity, 'id', [ref.id]) : [];
+    const event = await this.eventById(ref.id);
     if (event) return event;
     const kind = await this.items.kindOf(ref.id);
     if (kind !== null && kind !== 'event') throw new ApiError(400, ErrorCode.InvalidEventId, { id: ref.id });
     throw new ApiError(404, ErrorCode.EventNotFound, { id: ref.id });
+  }
+
+  /** The event with this id, in any status; null for an id that is no event's (or no id at all). */
+  async eventById(id: number): Promise<EventEntity | null> {
+    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
+    return event ?? null;
   }
 
   /** Whether `id` is an event that is not in the trash. */

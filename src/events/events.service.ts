@@ -11,7 +11,7 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
-import { definesEveryColumn, findRowsIn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
+import { definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
 import { runTogether, StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
 import { creationChanges, itemState, knownChanges, recordingChanges } from '../changes/change-recording.js';
@@ -182,11 +182,8 @@ export class EventsService {
     // a conditional write: the row must still hold what the condition was evaluated on
     if (seen && !sameRow(locked, seen)) throw preconditionFailed();
     const { entity, linksWritten } = await change(locked);
-    let after = before;
-    if (linksWritten) {
-      const again = this.payloads.linksQuery([id]);
-      after = again.read(await manager.query(again.statement.sql));
-    }
+    // links an update wrote are read again, by the same statement
+    const after = linksWritten ? linking.read(await manager.query(linking.statement.sql)) : before;
     const batch = new StatementBatch();
     batch.send(updateStatement(manager, EventEntity, locked, entity));
     batch.read(knownChanges(manager, 'event', new Map([[id, itemState(locked)]]), new Map([[id, itemState(entity)]])));
@@ -228,8 +225,7 @@ export class EventsService {
           this.writeOneEvent(manager, event.id, ifMatch, async (current) => {
             const entity = manager.create(EventEntity, { ...current });
             await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
-            await this.links.link(entity.id, input, plan, user, manager, false);
-            return { entity, linksWritten: plan.organizers !== undefined || input.categories !== undefined || input.tags !== undefined };
+            return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
           }),
         ),
       );
@@ -350,8 +346,7 @@ export class EventsService {
       throw ApiError.invalidParam('slug', 'unknown_event_slug');
     }
     // the event first: the kind of the id is asked only when it is not one (one read for the usual case)
-    const [event] =
-      Number.isSafeInteger(ref.id) && ref.id > 0 ? await findRowsIn(this.dataSource.manager, EventEntity, 'id', [ref.id]) : [];
+    const event = await this.reads.eventById(ref.id);
     if (event) return { kind: 'event', event };
     const kind = await this.items.kindOf(ref.id);
     if (kind === 'venue' || kind === 'organizer') {

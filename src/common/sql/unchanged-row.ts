@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { forUpdate } from './for-update.js';
+import { lockedRowQuery } from './plain-rows.js';
 
 /**
  * Whether the row of `seen` (an entity with an `id`) still holds exactly the values of `seen`, read
@@ -12,7 +12,8 @@ export async function rowUnchanged<T extends ObjectLiteral & { id: number }>(
   target: EntityTarget<T>,
   seen: T,
 ): Promise<boolean> {
-  const current = await forUpdate(manager.getRepository(target).createQueryBuilder('r').where('r.id = :id', { id: seen.id })).getOne();
+  const locking = lockedRowQuery(manager, target, seen.id);
+  const current = locking.read(await manager.query(locking.statement.sql, locking.statement.parameters));
   return current !== null && sameRow(current, seen);
 }
 
