@@ -1,5 +1,9 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { rawGet } from './support/raw-answers.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
@@ -9,6 +13,26 @@ const event = (title: string, extra: Record<string, unknown> = {}) => ({
   end_date: 'tomorrow 11am',
   ...extra,
 });
+
+/**
+ * Slows every count of events the app runs down by `ms` until the returned function is called
+ * (at the query runners' prototype, which every connection shares); `counted()` says how many ran.
+ */
+async function slowEventCounts(t: TestApp, ms: number): Promise<{ restore: () => void; counted: () => number }> {
+  const runner = t.app.get<DataSource>(getDataSourceToken()).createQueryRunner();
+  const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
+  await runner.release();
+  const original = prototype.query;
+  let counts = 0;
+  prototype.query = async function (this: unknown, ...args: unknown[]) {
+    if (/COUNT\(/i.test(String(args[0])) && /events/.test(String(args[0]))) {
+      counts++;
+      await sleep(ms);
+    }
+    return original.apply(this, args);
+  };
+  return { restore: () => (prototype.query = original), counted: () => counts };
+}
 
 describe('response cache', () => {
   let first: TestApp;
@@ -119,29 +143,18 @@ describe('response cache', () => {
 
   it('builds an answer once for concurrent misses and shares it with the requests that waited', async () => {
     // Slow the list's count down, so that every request below arrives while the first is building.
-    const runner = first.app.get<DataSource>(getDataSourceToken()).createQueryRunner();
-    const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
-    await runner.release();
-    const original = prototype.query;
-    let counts = 0;
-    prototype.query = async function (this: unknown, ...args: unknown[]) {
-      if (/COUNT\(/i.test(String(args[0])) && /events/.test(String(args[0]))) {
-        counts++;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-      return original.apply(this, args);
-    };
+    const slow = await slowEventCounts(first, 300);
     try {
       await first.http().post(`${API}/categories`).set('Authorization', admin).send({ name: 'New version' });
-      counts = 0;
+      const before = slow.counted();
       const answers = await Promise.all(Array.from({ length: 8 }, () => first.http().get(`${API}/events?per_page=3`)));
       expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
       expect(answers.filter((res) => res.headers['x-cache'] === 'MISS')).toHaveLength(1);
       expect(answers.filter((res) => res.headers['x-cache'] === 'SHARED')).toHaveLength(7);
       for (const res of answers) expect(res.body).toEqual(answers[0].body);
-      expect(counts).toBe(1);
+      expect(slow.counted() - before).toBe(1);
     } finally {
-      prototype.query = original;
+      slow.restore();
     }
   });
 
@@ -152,6 +165,40 @@ describe('response cache', () => {
       expect(res.body.code).toBe('rest_invalid_param');
       expect(res.headers['x-cache']).toBe('MISS');
     }
+  });
+});
+
+describe('response cache and requests whose client went away', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  it('answers later requests of a read whose waiting request was given up by its client', async () => {
+    // A page past the last one: its answer (404) is never kept, so a request that waited for
+    // another's build of it goes on to build its own, after its client has gone.
+    const path = `${API}/events?per_page=2&page=9`;
+    const slow = await slowEventCounts(t, 400);
+    try {
+      const building = rawGet(port, path);
+      await sleep(100);
+      const waiting = httpRequest({ host: '127.0.0.1', port, path });
+      waiting.on('error', () => undefined);
+      waiting.end();
+      await sleep(100);
+      waiting.destroy();
+      expect((await building).status).toBe(404);
+      // the given-up request builds meanwhile, for nobody
+      await sleep(600);
+    } finally {
+      slow.restore();
+    }
+    const later = await Promise.race([rawGet(port, path), sleep(5000, 'no answer within 5 s', { ref: false })]);
+    expect(typeof later === 'string' ? later : later.status).toBe(404);
   });
 });
 

@@ -47,6 +47,9 @@ export class ResponseCacheMiddleware implements NestMiddleware {
     // another request of this process, or another app replica (Redis), may have built it at this version
     const found = await this.store.elsewhere(key, version);
     if (found) return this.send(req, res, found.entry, found.state, shortcut);
+    // A client that went away while this waited gets nothing; no build either: its end (the response's
+    // `finish` or `close`) has passed already, so it would never end and the next misses would wait for it.
+    if (res.destroyed) return;
     // an entry current at this version is built from a server that holds it (a lagging replica does not)
     requireDataVersion(version);
     this.build(req, res, key, version, shortcut);
