@@ -321,4 +321,22 @@ describe('work per list request', () => {
     await dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
     expect((await t.http().get(`${API}/events?per_page=7`)).body.total).toBe(total + 1);
   });
+
+  it('answers a page past the last from the total alone: no scan to its offset', async () => {
+    const counter = countQueries(t.app.get<DataSource>(getDataSourceToken()));
+    const pageReads = (table: string) =>
+      counter.statements.filter((sql) => new RegExp(`FROM ${table}\\b`).test(sql) && /\bLIMIT\b/i.test(sql));
+    for (const path of ['events?per_page=4', 'events?per_page=4&collapse=series', 'venues?per_page=4', 'organizers?per_page=4']) {
+      const table = path.split('?')[0];
+      const total = (await t.http().get(`${API}/${path}`)).body.total as number;
+      expect([path, total]).toEqual([path, expect.any(Number)]);
+      counter.reset();
+      const past = await t.http().get(`${API}/${path}&page=${Math.ceil(total / 4) + 1000000}`);
+      expect([path, past.status, past.body.code]).toEqual([path, 404, expect.stringMatching(/-archive-page-not-found$/)]);
+      expect([path, pageReads(table)]).toEqual([path, []]);
+      // the last page still reads its rows
+      const last = await t.http().get(`${API}/${path}&page=${Math.ceil(total / 4)}`);
+      expect([path, last.status, last.body[table].length]).toEqual([path, 200, total - 4 * (Math.ceil(total / 4) - 1)]);
+    }
+  });
 });

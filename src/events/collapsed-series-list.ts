@@ -28,6 +28,7 @@ export async function collapsedSeriesPage<T extends ObjectLiteral>(
 
   const [all, inSeries, first] = await Promise.all([builder.clone().getCount(), occurrences.getCount(), firsts.clone().getCount()]);
   const total = all - inSeries + first;
+  if (paging.offset >= total) return { total, ids: [] };
 
   // the order's column travels beside the id (as `k`), unless it is the id
   const byId = order.column === 'id';

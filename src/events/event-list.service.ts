@@ -240,6 +240,8 @@ export class EventListService {
 
   private async plainPage(builder: SelectQueryBuilder<EventEntity>, order: ListOrder, paging: Paging) {
     const total = await this.items.listTotal(builder);
+    // a page past the last is empty: no scan to its offset (a page number in the millions would walk the whole index)
+    if (paging.offset >= total) return { total, ids: [] };
     builder.select('e.id', 'id');
     applyListOrder(builder, 'e', order);
     const ids = await builder

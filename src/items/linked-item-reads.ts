@@ -85,7 +85,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const paging = resolvePaging(query, this.lists);
     const total = await this.items.listTotal(builder);
     applyListOrder(builder, 'i', listOrder(query.orderby ?? 'date', query.order, SORT_COLUMNS));
-    const rows = await builder.skip(paging.offset).take(paging.perPage).getMany();
+    const rows = paging.offset >= total ? [] : await builder.skip(paging.offset).take(paging.perPage).getMany();
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
     const pages = totalPages(total, paging.perPage);
     const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
