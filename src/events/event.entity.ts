@@ -8,6 +8,8 @@ import { VenueEntity } from '../venues/venue.entity.js';
 @Entity('events')
 @Index('UQ_events_slug', ['slug'], { unique: true })
 @Index('IDX_events_listing', ['status', 'hideFromListings', 'startLocal', 'id', 'endLocal', 'seriesId'])
+@Index('IDX_events_featured', ['status', 'hideFromListings', 'featured', 'startLocal', 'id', 'endLocal'])
+@Index('IDX_events_modified', ['status', 'hideFromListings', 'modifiedUtc', 'startLocal', 'endLocal'])
 @Index('IDX_events_date', ['status', 'dateUtc'])
 @Index('IDX_events_venue', ['venueId'])
 @Index('IDX_events_parent', ['parentId'])

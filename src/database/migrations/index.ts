@@ -10,6 +10,7 @@ import { ImportState1764450000000 } from './1764450000000-import-state.js';
 import { EventSeries1764500000000 } from './1764500000000-event-series.js';
 import { SeriesTrashed1764550000000 } from './1764550000000-series-trashed.js';
 import { ListingSeries1764600000000 } from './1764600000000-listing-series.js';
+import { ListingFilters1764700000000 } from './1764700000000-listing-filters.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   EventSeries1764500000000,
   SeriesTrashed1764550000000,
   ListingSeries1764600000000,
+  ListingFilters1764700000000,
 ];
