@@ -67,8 +67,8 @@ export function normalizeTimezone(input: string): string | null {
 
 const zoneSupport = new Map<string, boolean>();
 
-/** Whether the runtime's Intl knows the zone; cached because each check builds a formatter. */
-function isSupportedZone(name: string): boolean {
+/** Whether the runtime's Intl knows the zone (luxon's `IANAZone.isValidZone`); cached because each check builds a formatter. */
+export function isSupportedZone(name: string): boolean {
   let supported = zoneSupport.get(name);
   if (supported === undefined) {
     supported = IANAZone.isValidZone(name);

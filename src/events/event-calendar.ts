@@ -1,6 +1,7 @@
 import { decodeHTML } from 'entities';
 import ical, { ICalEventStatus, type ICalEventData, type ICalLocation } from 'ical-generator';
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
+import { isSupportedZone } from '../config/time-zone-names.js';
 import { vtimezone } from '../common/dates/vtimezone.js';
 import { wallToUtc } from '../common/dates/wall-time.js';
 import { stripTags } from '../common/text/html.js';
@@ -45,7 +46,7 @@ function location(event: EventResponse): ICalLocation | string | null {
 
 function eventData(event: EventResponse): ICalEventData {
   const modified = utc(event.modified_utc);
-  const zone = IANAZone.isValidZone(event.timezone) ? event.timezone : null;
+  const zone = isSupportedZone(event.timezone) ? event.timezone : null;
   const base: ICalEventData = {
     id: event.global_id,
     stamp: modified,
