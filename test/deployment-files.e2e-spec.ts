@@ -27,6 +27,11 @@ describe('docker-compose.yml', () => {
     expect(required.length).toBeGreaterThanOrEqual(4);
     for (const name of required) expect(example).toMatch(new RegExp(`^${name}=`, 'm'));
   });
+
+  it("sizes MySQL's buffer pool from DB_BUFFER_POOL_SIZE (1G unless set), listed in .env.example", () => {
+    expect(text.match(/--innodb-buffer-pool-size=\$\{DB_BUFFER_POOL_SIZE:-1G\}/g)).toHaveLength(1);
+    expect(readFileSync('.env.example', 'utf8')).toMatch(/^DB_BUFFER_POOL_SIZE=1G$/m);
+  });
 });
 
 /** The scaled-out recipe (docs/SCALING.md): the same rule for secrets, and the pieces it promises. */
@@ -54,6 +59,11 @@ describe('deploy/compose.yaml', () => {
     for (const name of new Set([...text.matchAll(/\$\{([A-Z_]+):\?/g)].map(([, name]) => name))) {
       expect(example).toMatch(new RegExp(`^${name}=`, 'm'));
     }
+  });
+
+  it("sizes both MySQL servers' buffer pools from DB_BUFFER_POOL_SIZE (1G unless set), listed in deploy/.env.example", () => {
+    expect(text.match(/--innodb-buffer-pool-size=\$\{DB_BUFFER_POOL_SIZE:-1G\}/g)).toHaveLength(2);
+    expect(readFileSync('deploy/.env.example', 'utf8')).toMatch(/^DB_BUFFER_POOL_SIZE=1G$/m);
   });
 
   it('runs a MySQL 8.4 primary and a GTID replica, Redis, the app replicas and HAProxy with health checks', () => {

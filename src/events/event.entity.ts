@@ -11,7 +11,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 @Index('IDX_events_featured', ['status', 'hideFromListings', 'featured', 'startLocal', 'id', 'endLocal'])
 @Index('IDX_events_modified', ['status', 'hideFromListings', 'modifiedUtc', 'startLocal', 'endLocal'])
 @Index('IDX_events_date', ['status', 'dateUtc'])
-@Index('IDX_events_venue', ['venueId'])
+@Index('IDX_events_venue', ['venueId', 'status', 'hideFromListings', 'startUtc'])
 @Index('IDX_events_parent', ['parentId'])
 @Index('IDX_events_author', ['authorId'])
 @Index('IDX_events_series', ['seriesId', 'seriesOriginalStart'])

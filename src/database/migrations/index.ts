@@ -11,6 +11,7 @@ import { EventSeries1764500000000 } from './1764500000000-event-series.js';
 import { SeriesTrashed1764550000000 } from './1764550000000-series-trashed.js';
 import { ListingSeries1764600000000 } from './1764600000000-listing-series.js';
 import { ListingFilters1764700000000 } from './1764700000000-listing-filters.js';
+import { VenueUpcoming1764750000000 } from './1764750000000-venue-upcoming.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   SeriesTrashed1764550000000,
   ListingSeries1764600000000,
   ListingFilters1764700000000,
+  VenueUpcoming1764750000000,
 ];
