@@ -366,11 +366,13 @@ async function revalidating(scenario) {
 
 /** Warms up (reads only), drives one scenario, records and prints its row. */
 async function measure(size, mode, scenario) {
-  // Two seconds of the same load first, writes included (their path would otherwise be measured while
-  // it is still being compiled: the first second of a cold create run has p99 latencies of seconds).
-  // The service and its yardsticks get the same warm-up; a write warm-up adds a few hundred events.
+  // The same load first (the path would otherwise be measured while it is still being compiled: the
+  // first second of a cold create run has p99 latencies of seconds): two seconds for reads, five for
+  // writes, whose path is longer (a linked create measured first after a start with two seconds gave
+  // 203 req/s and p99 741 ms, 399 and 164 ms after another create scenario had run). The service and
+  // its yardsticks get the same warm-up; a write warm-up adds a few thousand events.
   await scenario.prepare?.();
-  await drive({ ...scenario, duration: 2 });
+  await drive({ ...scenario, duration: scenario.method && scenario.method !== 'GET' ? 5 : 2 });
   const result = await drive(scenario);
   const expected = scenario.expectStatus ?? null;
   const row = {
