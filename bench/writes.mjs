@@ -5,10 +5,9 @@
 //
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/writes.mjs http://127.0.0.1:3900 update 8 [server pid]
 //   (update: a new title; trash: DELETE)
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
+import { cpuPerRequest } from './process-cpu.mjs';
 
 const [base = 'http://127.0.0.1:3900', kind = 'update', seconds = '8', serverPid] = process.argv.slice(2);
 if (!['update', 'trash'].includes(kind)) throw new Error('The kind of write is update or trash.');
@@ -18,23 +17,10 @@ const [rows] = await db.query("SELECT id FROM events WHERE status = 'publish' AN
 await db.end();
 if (rows.length === 0) throw new Error('No published event outside a series to write to.');
 
-/** CPU time (ms) a process has used so far, from /proc/<pid>/stat. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-const mariadb = (() => {
-  try {
-    return execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0] || null;
-  } catch {
-    return null;
-  }
-})();
-
 let next = 0;
 const path = `${new URL(base).pathname.replace(/\/$/, '')}/wp-json/tribe/events/v1/events`;
 const authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-const before = { server: serverPid ? cpuMs(serverPid) : 0, mariadb: mariadb ? cpuMs(mariadb) : 0 };
+const cpu = cpuPerRequest(serverPid);
 const result = await autocannon({
   url: base,
   connections: 32,
@@ -63,8 +49,7 @@ const others = Object.entries(result.statusCodeStats ?? {})
   .filter(([code]) => !code.startsWith('2'))
   .map(([code, { count }]) => `${count} × ${code}`)
   .join(', ');
-const perRequest = (pid, start) => (pid && done > 0 ? ((cpuMs(pid) - start) / done).toFixed(2) : '-');
 console.log(
   `${kind}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}${others ? ` (${others})` : ''}, errors ${result.errors}; ` +
-    `CPU per request: server ${perRequest(serverPid, before.server)} ms, MariaDB ${perRequest(mariadb, before.mariadb)} ms`,
+    cpu(done),
 );
