@@ -75,7 +75,7 @@ export class EventReadsService {
 
   /** Whether `id` is an event that is not in the trash. */
   async isLiveEvent(id: number): Promise<boolean> {
-    const event = Number.isSafeInteger(id) && id > 0 ? await this.dataSource.getRepository(EventEntity).findOneBy({ id }) : null;
+    const event = await this.eventById(id);
     return event !== null && event.status !== 'trash';
   }
 }

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { isSupportedZone } from '../../config/time-zone-names.js';
 
 const HOUR_MS = 3_600_000;
 /** Offsets are probed every 6 hours; no zone changes its offset twice within that. */
@@ -48,7 +49,7 @@ function observance(zone: IANAZone, atMs: number, from: number, to: number): str
  * changes included. Null for a name that is not an IANA zone.
  */
 export function vtimezone(name: string, fromYear: number, toYear: number): string | null {
-  if (!IANAZone.isValidZone(name)) return null;
+  if (!isSupportedZone(name)) return null;
   const zone = IANAZone.create(name);
   const start = Date.UTC(fromYear, 0, 1);
   const end = Date.UTC(toYear + 1, 0, 1);
