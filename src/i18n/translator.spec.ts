@@ -47,4 +47,28 @@ describe('translation catalogues', () => {
     expect(translator.t('de', 'errors:b')).toBe('Only English');
     expect(missing).toEqual(['de:errors:b']);
   });
+
+  it('remembers texts per language, key and arguments, and still reports every gap', () => {
+    const missing: string[] = [];
+    const translator = Translator.create(
+      ['en', 'fr'],
+      { en: { errors: { a: '{{count}} left for {{name}}', b: 'Only English' } }, fr: { errors: { a: '{{count}} pour {{name}}' } } },
+      (lang, key) => missing.push(`${lang}:${key}`),
+    );
+    const texts = () => [
+      translator.t('en', 'errors:a', { count: 1, name: 'Ann' }),
+      translator.t('en', 'errors:a', { count: 2, name: 'Ann' }),
+      translator.t('en', 'errors:a', { name: 'Ann', count: 2 }),
+      translator.t('fr', 'errors:a', { count: 1, name: 'Ann' }),
+      translator.t('fr', 'errors:b'),
+    ];
+    const first = texts();
+    expect(first).toEqual(['1 left for Ann', '2 left for Ann', '2 left for Ann', '1 pour Ann', 'Only English']);
+    expect(texts()).toEqual(first);
+    expect(missing).toEqual(['fr:errors:b', 'fr:errors:b']);
+    // more distinct arguments than it keeps: it starts over and goes on answering right
+    for (let index = 0; index < 2500; index++)
+      expect(translator.t('en', 'errors:a', { count: index, name: 'x' })).toBe(`${index} left for x`);
+    expect(translator.t('en', 'errors:a', { count: 7, name: 'y' })).toBe('7 left for y');
+  });
 });

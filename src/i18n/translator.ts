@@ -24,12 +24,17 @@ export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | nu
   return catalogue;
 }
 
+/** How many texts {@link Translator.t} remembers before it starts over. */
+const REMEMBERED_TEXTS = 2000;
+
 /**
  * Text of every language edition. A key missing in an edition falls back to the default edition's
  * text and is reported through `onMissing`, so tests can fail on gaps.
  */
 export class Translator {
   private readonly i18n: I18nInstance;
+  /** Texts already worked out, by language, key and arguments. */
+  private readonly texts = new Map<string, string>();
 
   private constructor(
     i18n: I18nInstance,
@@ -62,10 +67,20 @@ export class Translator {
     return new Translator(instance, languages, catalogues, onMissing);
   }
 
-  /** `key` is `namespace:path`, e.g. `errors:rest_no_route`. */
+  /**
+   * `key` is `namespace:path`, e.g. `errors:rest_no_route`. The catalogues do not change once
+   * loaded, so a text is worked out once per language, key and arguments and then remembered (a
+   * bounded number of them: arguments may echo what a client sent).
+   */
   t(lang: string, key: string, args: Record<string, unknown> = {}): string {
     if (this.onMissing && !this.has(lang, key)) this.onMissing(lang, key);
-    return String(this.i18n.t(key, { ...args, lng: lang }));
+    const memo = `${lang}\u0000${key}\u0000${JSON.stringify(args)}`;
+    const known = this.texts.get(memo);
+    if (known !== undefined) return known;
+    const text = String(this.i18n.t(key, { ...args, lng: lang }));
+    if (this.texts.size >= REMEMBERED_TEXTS) this.texts.clear();
+    this.texts.set(memo, text);
+    return text;
   }
 
   /**

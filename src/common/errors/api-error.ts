@@ -21,6 +21,10 @@ export interface ApiErrorExtra {
 /**
  * Every failure the API reports. Rendered by the global exception filter as
  * `{code, message, data: {status, ...}}` with the message in the edition's language.
+ *
+ * An answer below 500 is about the request (a wrong id, a bad parameter, no credentials): such an
+ * error carries no stack, whose capture was the largest single cost of a 404 (docs/PERFORMANCE.md).
+ * A 500 keeps its stack.
  */
 export class ApiError extends Error {
   constructor(
@@ -29,7 +33,10 @@ export class ApiError extends Error {
     readonly args: Record<string, string | number> = {},
     readonly extra: ApiErrorExtra = {},
   ) {
+    const stackFrames = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(code);
+    Error.stackTraceLimit = stackFrames;
   }
 
   static noRoute(): ApiError {
