@@ -70,5 +70,11 @@ describe('translation catalogues', () => {
     for (let index = 0; index < 2500; index++)
       expect(translator.t('en', 'errors:a', { count: index, name: 'x' })).toBe(`${index} left for x`);
     expect(translator.t('en', 'errors:a', { count: 7, name: 'y' })).toBe('7 left for y');
+    // arguments that could run together in a key, and a number beside its string, stay apart
+    expect(translator.t('en', 'errors:a', { count: '1', name: 'a","name' })).toBe('1 left for a","name');
+    expect(translator.t('en', 'errors:a', { count: 1, name: 'a","name' })).toBe('1 left for a","name');
+    expect(translator.t('en', 'errors:a', { count: '1\u0000name', name: 'b' })).toBe('1\u0000name left for b');
+    // an argument that is no plain value is still translated, just not remembered
+    expect(translator.t('en', 'errors:a', { count: 3, name: { toString: () => 'Obj' } })).toBe('3 left for Obj');
   });
 });

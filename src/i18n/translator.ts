@@ -28,6 +28,20 @@ export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | nu
 const REMEMBERED_TEXTS = 2000;
 
 /**
+ * The key a text is remembered under: null when an argument is not a string, a number or a boolean
+ * (such a text is worked out every time).
+ */
+function textKey(lang: string, key: string, args: Record<string, unknown>): string | null {
+  const parts: string[] = [lang, key];
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return null;
+    parts.push(name, typeof value, String(value));
+  }
+  // JSON keeps the parts apart whatever they contain
+  return JSON.stringify(parts);
+}
+
+/**
  * Text of every language edition. A key missing in an edition falls back to the default edition's
  * text and is reported through `onMissing`, so tests can fail on gaps.
  */
@@ -74,10 +88,11 @@ export class Translator {
    */
   t(lang: string, key: string, args: Record<string, unknown> = {}): string {
     if (this.onMissing && !this.has(lang, key)) this.onMissing(lang, key);
-    const memo = `${lang}\u0000${key}\u0000${JSON.stringify(args)}`;
-    const known = this.texts.get(memo);
+    const memo = textKey(lang, key, args);
+    const known = memo === null ? undefined : this.texts.get(memo);
     if (known !== undefined) return known;
     const text = String(this.i18n.t(key, { ...args, lng: lang }));
+    if (memo === null) return text;
     if (this.texts.size >= REMEMBERED_TEXTS) this.texts.clear();
     this.texts.set(memo, text);
     return text;
