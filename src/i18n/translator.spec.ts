@@ -74,6 +74,9 @@ describe('translation catalogues', () => {
     expect(translator.t('en', 'errors:a', { count: '1', name: 'a","name' })).toBe('1 left for a","name');
     expect(translator.t('en', 'errors:a', { count: 1, name: 'a","name' })).toBe('1 left for a","name');
     expect(translator.t('en', 'errors:a', { count: '1\u0000name', name: 'b' })).toBe('1\u0000name left for b');
+    // a long argument (a client's) is answered right too (such texts are not kept)
+    const long = 'x'.repeat(5000);
+    expect(translator.t('en', 'errors:a', { count: 1, name: long })).toBe(`1 left for ${long}`);
     // an argument that is no plain value is still translated, just not remembered
     expect(translator.t('en', 'errors:a', { count: 3, name: { toString: () => 'Obj' } })).toBe('3 left for Obj');
   });

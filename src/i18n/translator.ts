@@ -26,10 +26,12 @@ export function readCatalogue(lang: string, dir = CATALOGUE_DIR): Catalogue | nu
 
 /** How many texts {@link Translator.t} remembers before it starts over. */
 const REMEMBERED_TEXTS = 2000;
+/** Texts whose arguments are longer (a long slug a client sent, say) are not remembered: the memory stays small. */
+const REMEMBERED_KEY_LENGTH = 512;
 
 /**
- * The key a text is remembered under: null when an argument is not a string, a number or a boolean
- * (such a text is worked out every time).
+ * The key a text is remembered under: null when an argument is not a string, a number or a boolean,
+ * or when the key is long (such a text is worked out every time).
  */
 function textKey(lang: string, key: string, args: Record<string, unknown>): string | null {
   const parts: string[] = [lang, key];
@@ -38,7 +40,8 @@ function textKey(lang: string, key: string, args: Record<string, unknown>): stri
     parts.push(name, typeof value, String(value));
   }
   // JSON keeps the parts apart whatever they contain
-  return JSON.stringify(parts);
+  const memo = JSON.stringify(parts);
+  return memo.length <= REMEMBERED_KEY_LENGTH ? memo : null;
 }
 
 /**
