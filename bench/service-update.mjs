@@ -8,22 +8,19 @@
 //
 //   npm run build && DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/service-update.mjs [service|validate]
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { readConfig } from '../dist/src/config/app-config.js';
 import { createApp } from '../dist/src/app.setup.js';
 import { EventsService } from '../dist/src/events/events.service.js';
 import { UpdateEventDto } from '../dist/src/events/dto/update-event.dto.js';
 import { ApiValidationPipe } from '../dist/src/common/validation/api-validation.pipe.js';
 import mysql from 'mysql2/promise';
+import { cpuMs } from './process-cpu.mjs';
 
 const mode = process.argv[2] ?? 'service';
 if (!['service', 'validate'].includes(mode)) throw new Error('The mode is service or validate.');
 if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL names the calendar to update (MariaDB).');
 
-const cpu = () => {
-  const s = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(s[11]) + Number(s[12])) * 10;
-};
+const cpu = () => cpuMs(process.pid);
 const app = await createApp(readConfig());
 await app.init();
 const svc = app.get(EventsService);
