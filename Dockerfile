@@ -3,6 +3,8 @@
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# patches/ holds fixes applied to installed libraries (postinstall: patch-package)
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src

@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { isSupportedZone } from '../config/time-zone-names.js';
 import { vtimezone } from '../common/dates/vtimezone.js';
 import { wallToUtc } from '../common/dates/wall-time.js';
+import { wallMillis } from '../common/dates/wall-clock.js';
 import { stripTags } from '../common/text/html.js';
 import type { EventResponse } from './event.response.js';
 import { recurrenceLinesForCalendar, type CalendarSeries } from './series/series-calendar.js';
@@ -24,9 +25,14 @@ export function plainText(html: string): string {
     .trim();
 }
 
-/** JSON's `YYYY-MM-DD HH:MM:SS` in UTC as an instant. */
+/** JSON's `YYYY-MM-DD HH:MM:SS` in UTC as an instant (read without luxon's parser: a feed reads thousands). */
 function utc(value: string): DateTime {
-  return DateTime.fromSQL(value, { zone: 'utc' });
+  return DateTime.fromMillis(wallMillis(value), { zone: 'utc' });
+}
+
+/** The year of a `YYYY-MM-DD HH:MM:SS` value. */
+function yearOf(value: string): number {
+  return Number(value.slice(0, 4));
 }
 
 function location(event: EventResponse): ICalLocation | string | null {
@@ -47,6 +53,7 @@ function location(event: EventResponse): ICalLocation | string | null {
 function eventData(event: EventResponse): ICalEventData {
   const modified = utc(event.modified_utc);
   const zone = isSupportedZone(event.timezone) ? event.timezone : null;
+  const start = utc(event.utc_start_date);
   const base: ICalEventData = {
     id: event.global_id,
     stamp: modified,
@@ -59,7 +66,7 @@ function eventData(event: EventResponse): ICalEventData {
     categories: event.categories.map((category) => ({ name: plainText(category.name) })),
     url: event.url,
     status: event.status === 'publish' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
-    start: utc(event.utc_start_date),
+    start,
   };
   // ORGANIZER is a calendar address (RFC 5545 §3.8.4.3): the first organizer with an email
   const organizer = event.organizer.find((candidate) => candidate.email);
@@ -70,15 +77,24 @@ function eventData(event: EventResponse): ICalEventData {
     const lastDay = DateTime.fromISO(event.end_date.slice(0, 10), { zone: 'utc' });
     return { ...base, allDay: true, start: firstDay, end: lastDay.plus({ days: 1 }) };
   }
-  return { ...base, start: utc(event.utc_start_date), end: utc(event.utc_end_date), timezone: zone };
+  return { ...base, end: utc(event.utc_end_date), timezone: zone };
 }
 
 /** The years a calendar's timed events touch, a year of margin on each side (series: the years their rules may reach, too). */
-function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
+export function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
   const all = [...events, ...[...series.values()].flatMap((one) => [one.main, ...one.exceptions])];
-  const years = all.flatMap((event) => [utc(event.utc_start_date).year, utc(event.utc_end_date).year]);
-  const reach = series.size > 0 ? Math.max(DateTime.utc().year + 3, ...years) : -Infinity;
-  return years.length ? [Math.min(...years) - 1, Math.max(Math.max(...years) + 1, reach)] : [1970, 1970];
+  if (all.length === 0) return [1970, 1970];
+  // a loop, not Math.min(...years): a feed of up to 100,000 events would pass too many arguments
+  let first = Infinity;
+  let last = -Infinity;
+  for (const event of all) {
+    for (const year of [yearOf(event.utc_start_date), yearOf(event.utc_end_date)]) {
+      if (year < first) first = year;
+      if (year > last) last = year;
+    }
+  }
+  const reach = series.size > 0 ? Math.max(DateTime.utc().year + 3, last) : -Infinity;
+  return [first - 1, Math.max(last + 1, reach)];
 }
 
 /**

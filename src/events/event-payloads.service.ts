@@ -103,13 +103,19 @@ export class EventPayloadsService {
     );
     const venueById = new Map(venues.map((venue) => [venue.id, venue]));
     const organizerById = new Map(organizers.map((organizer) => [organizer.id, organizer]));
+    // each event's organizer links in their order, found by id (a feed holds thousands of events)
+    const linksByEvent = new Map<number, (typeof links)[number][]>();
+    for (const link of links) {
+      const own = linksByEvent.get(link.eventId);
+      if (own) own.push(link);
+      else linksByEvent.set(link.eventId, [link]);
+    }
     const settings = { ...this.settings, api: ctx.api };
     return events.map((event) => {
       const locked = this.isLocked(event, ctx.user, password);
       const venue = event.venueId !== null ? venueById.get(event.venueId) : undefined;
       const venuePayload = venue ? this.venues.view(venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
-      const organizerPayloads = links
-        .filter((link) => link.eventId === event.id)
+      const organizerPayloads = (linksByEvent.get(event.id) ?? [])
         .map((link) => organizerById.get(link.organizerId))
         .filter((organizer): organizer is OrganizerEntity => organizer !== undefined)
         .map((organizer) => this.organizers.view(organizer, images.get(organizer.imageId ?? -1), ctx.user, password, single));

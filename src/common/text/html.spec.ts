@@ -24,6 +24,54 @@ describe('stripTags', () => {
   it('keeps unicode text', () => {
     expect(stripTags('<em>Straße</em> 東京')).toBe('Straße 東京');
   });
+
+  it('gives text without a tag the same answer with and without a tag before it', () => {
+    // text without `<` skips the HTML parser; an empty tag in front sends the same text through it
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\0',
+      '&',
+      '&amp;',
+      '&lt;',
+      '&#60;',
+      '&#x3c;',
+      '&nbsp;',
+      '&copy',
+      ';',
+      '#',
+      '>',
+      '"',
+      "'",
+      '=',
+      '/',
+      '!',
+      '-',
+      '--',
+      'é',
+      'ß',
+      '東京',
+      '😀',
+      '\ud83d',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+    ];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 2000; round++) {
+      let text = '';
+      const length = Math.floor(next() * 12);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+      expect([text, stripTags(text)]).toEqual([text, stripTags(`<b></b>${text}`)]);
+    }
+  });
 });
 
 describe('sanitizeRichText', () => {

@@ -69,6 +69,8 @@ const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
  * `Fish & Chips <b>now</b>` → `Fish & Chips now`; `Tom &amp; Jerry` stays `Tom &amp; Jerry`.
  */
 export function stripTags(input: string): string {
+  // without a `<` there is no tag, and the steps below give back the text as written
+  if (!input.includes('<')) return input.trim();
   // sanitize-html always decodes entities in text and re-escapes `& < >` on output. Escaping every
   // `&` beforehand makes the decoding step give back the literal text, and the final unescape
   // undoes sanitize-html's own escaping exactly, so the user's characters survive untouched.
