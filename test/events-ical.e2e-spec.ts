@@ -269,3 +269,35 @@ describe('events.ics with ICS_MAX_EVENTS', () => {
     expect(parse(whole).events).toHaveLength(2);
   });
 });
+
+describe('events.ics while another feed is written (ICS_WAITING_MAX=0)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ICS_WAITING_MAX: '0' });
+    const ev = eventClient(t);
+    for (const day of ['10', '11', '12'])
+      await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+  });
+  afterAll(() => t.close());
+
+  it('writes one feed at a time and answers the others 503 with Retry-After, then serves again', async () => {
+    // different end dates: every request is a feed of its own, none shares another's answer
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => icsGet(t, `events.ics?start_date=2027-06-01&end_date=2027-06-${20 + i}`)),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(503);
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    for (const busy of answers.filter((res) => res.status === 503)) {
+      expectError(busy, 503, 'rest_calendar_busy');
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(busy.headers['content-type']).toMatch(/^application\/json/);
+    }
+    for (const written of answers.filter((res) => res.status === 200)) expect(parse(written).events).toHaveLength(3);
+    const later = await icsGet(t, 'events.ics?start_date=2027-06-01&end_date=2027-06-30');
+    expect(later.status).toBe(200);
+    expect(parse(later).events.map((event) => event.summary)).toEqual(['Day 10', 'Day 11', 'Day 12']);
+  });
+});

@@ -60,6 +60,9 @@ describe('loadConfig', () => {
     ['LOGIN_FAILURE_ADDRESS_LIMIT', '0'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', 'many'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', '5'],
+    ['ICS_MAX_EVENTS', '10001'],
+    ['ICS_WAITING_MAX', '-1'],
+    ['ICS_WAITING_MAX', '1001'],
   ])('refuses %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {

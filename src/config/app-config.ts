@@ -72,6 +72,8 @@ export interface CustomFieldDefinition {
 export interface EventsConfig {
   /** Most events one `GET /events.ics` answer holds (`ICS_MAX_EVENTS`). */
   icsMaxEvents: number;
+  /** Feed requests that may wait while another feed is built; one more is answered 503 (`ICS_WAITING_MAX`). */
+  icsWaitingMax: number;
   /** How far ahead of now (or of a later series start) a series' occurrences are generated, in days (`SERIES_HORIZON_DAYS`). */
   seriesHorizonDays: number;
   geofenceRadiusKm: number;
@@ -275,7 +277,9 @@ export function loadConfig(env: Env): AppConfig {
     },
     events: {
       geofenceRadiusKm: geofence,
-      icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 100000),
+      // a feed's events are held in memory while it is written: 10,000 is the most measured to fit the shipped heap
+      icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 10000),
+      icsWaitingMax: integer(read('ICS_WAITING_MAX') ?? '10', 'ICS_WAITING_MAX', 0, 1000),
       seriesHorizonDays: integer(read('SERIES_HORIZON_DAYS') ?? '730', 'SERIES_HORIZON_DAYS', 1, 3660),
       customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')),
     },

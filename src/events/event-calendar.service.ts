@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
 import type { EventsConfig } from '../config/app-config.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { Translator } from '../i18n/translator.js';
@@ -23,6 +26,13 @@ export interface CalendarAnswer {
 @Injectable()
 export class EventCalendarService {
   private readonly maxEvents: number;
+  private readonly waitingMax: number;
+  /**
+   * One feed is read and written at a time in a process: its events stay in memory until it is
+   * written (about 20 KB each at the peak), and writing is CPU work that more at once would not
+   * finish sooner. Up to `waitingMax` more wait their turn; beyond that a request is answered 503.
+   */
+  private readonly builds: LimitFunction = pLimit(1);
 
   constructor(
     private readonly lists: EventListService,
@@ -31,10 +41,19 @@ export class EventCalendarService {
     private readonly series: SeriesReadsService,
     config: ConfigService,
   ) {
-    this.maxEvents = config.getOrThrow<EventsConfig>('events').icsMaxEvents;
+    const events = config.getOrThrow<EventsConfig>('events');
+    this.maxEvents = events.icsMaxEvents;
+    this.waitingMax = events.icsWaitingMax;
   }
 
-  async list(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
+  list(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
+    if (this.builds.activeCount + this.builds.pendingCount > this.waitingMax) {
+      return Promise.reject(new ApiError(503, ErrorCode.CalendarBusy, {}, { retryAfterSeconds: 5 }));
+    }
+    return this.builds(() => this.build(query, ctx));
+  }
+
+  private async build(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
     const window = { page: 1, perPage: this.maxEvents, offset: 0 };
     const { headers, body } = await this.lists.list(query, ctx, window);
     // a series is written once, with its rule, when any of its occurrences is in the list

@@ -19,6 +19,7 @@ export const ErrorCode = {
   IncorrectPassword: 'incorrect_password',
   InvalidFeedToken: 'rest_invalid_feed_token',
   DatabaseUnavailable: 'db_unavailable',
+  CalendarBusy: 'rest_calendar_busy',
   Internal: 'internal_server_error',
   EventNotFound: 'rest-event-not-found',
   InvalidEventId: 'rest-invalid-event-id',
