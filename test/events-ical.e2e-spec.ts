@@ -248,14 +248,19 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
   });
 });
 
+/** Three one-hour events, 10 to 12 June 2027, titled `Day 10` to `Day 12`. */
+async function makeJuneDays(t: TestApp): Promise<void> {
+  const ev = eventClient(t);
+  for (const day of ['10', '11', '12'])
+    await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+}
+
 describe('events.ics with ICS_MAX_EVENTS', () => {
   let t: TestApp;
 
   beforeAll(async () => {
     t = await startTestApp({ ICS_MAX_EVENTS: '2' });
-    const ev = eventClient(t);
-    for (const day of ['10', '11', '12'])
-      await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+    await makeJuneDays(t);
   });
   afterAll(() => t.close());
 
@@ -275,9 +280,7 @@ describe('events.ics while another feed is written (ICS_WAITING_MAX=0)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ ICS_WAITING_MAX: '0' });
-    const ev = eventClient(t);
-    for (const day of ['10', '11', '12'])
-      await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+    await makeJuneDays(t);
   });
   afterAll(() => t.close());
 
