@@ -84,7 +84,7 @@ function eventData(event: EventResponse): ICalEventData {
 export function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
   const all = [...events, ...[...series.values()].flatMap((one) => [one.main, ...one.exceptions])];
   if (all.length === 0) return [1970, 1970];
-  // a loop, not Math.min(...years): a feed of up to 100,000 events would pass too many arguments
+  // a loop, not Math.min(...years): spreading a hundred thousand arguments or more throws
   let first = Infinity;
   let last = -Infinity;
   for (const event of all) {
