@@ -7,10 +7,9 @@ import type { EventsConfig } from '../config/app-config.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { Translator } from '../i18n/translator.js';
 import type { ListEventsQueryDto } from './dto/list-events.query.js';
-import { toCalendar } from './event-calendar.js';
+import { CalendarWriter, toCalendar, type CalendarMeta } from './event-calendar.js';
 import { EventListService } from './event-list.service.js';
 import { EventReadsService } from './event-reads.service.js';
-import type { CalendarSeries } from './series/series-calendar.js';
 import { SeriesReadsService } from './series/series-reads.service.js';
 
 export interface CalendarAnswer {
@@ -28,11 +27,16 @@ export class EventCalendarService {
   private readonly maxEvents: number;
   private readonly waitingMax: number;
   /**
-   * One feed is read and written at a time in a process: its events stay in memory until it is
-   * written (about 20 KB each at the peak), and writing is CPU work that more at once would not
+   * One feed is read and written at a time in a process: its text stays in memory until it is
+   * whole, with one slice of its events, and writing is CPU work that more at once would not
    * finish sooner. Up to `waitingMax` more wait their turn; beyond that a request is answered 503.
    */
   private readonly builds: LimitFunction = pLimit(1);
+  /**
+   * Events read and written as iCalendar at a time: only their text stays in memory until the feed
+   * is whole, not their payloads (a change here changes no byte of a feed).
+   */
+  sliceSize = 500;
 
   constructor(
     private readonly lists: EventListService,
@@ -54,19 +58,26 @@ export class EventCalendarService {
   }
 
   private async build(query: ListEventsQueryDto, ctx: RequestContext): Promise<CalendarAnswer> {
-    const window = { page: 1, perPage: this.maxEvents, offset: 0 };
-    const { headers, body } = await this.lists.list(query, ctx, window);
-    // a series is written once, with its rule, when any of its occurrences is in the list
-    const seriesIds = [...new Set(body.events.flatMap((event) => (event.recurrence ? [event.recurrence.series_id] : [])))];
-    const series = await this.series.forCalendar(seriesIds, ctx);
-    return { body: this.write(body.events, ctx, series), total: headers.total, truncated: headers.total > body.events.length };
+    const { total, ids } = await this.lists.ids(query, ctx, { page: 1, perPage: this.maxEvents, offset: 0 });
+    const writer = new CalendarWriter(this.meta(ctx));
+    const seriesRead = new Set<number>();
+    for (let start = 0; start < ids.length; start += this.sliceSize) {
+      const events = await this.lists.payloadsOf(ids.slice(start, start + this.sliceSize), ctx, query.password);
+      // a series is written once, with its rule, where the first of its occurrences stands in the list
+      const seriesIds = [...new Set(events.flatMap((event) => (event.recurrence ? [event.recurrence.series_id] : [])))].filter(
+        (id) => !seriesRead.has(id),
+      );
+      seriesIds.forEach((id) => seriesRead.add(id));
+      writer.add(events, await this.series.forCalendar(seriesIds, ctx));
+    }
+    return { body: writer.finish(), total, truncated: total > ids.length };
   }
 
   async one(id: number, ctx: RequestContext, password: string | undefined): Promise<string> {
-    return this.write([await this.reads.findOne({ id }, ctx, password)], ctx);
+    return toCalendar([await this.reads.findOne({ id }, ctx, password)], this.meta(ctx));
   }
 
-  private write(events: Parameters<typeof toCalendar>[0], ctx: RequestContext, series?: Map<number, CalendarSeries>): string {
-    return toCalendar(events, { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition }, series);
+  private meta(ctx: RequestContext): CalendarMeta {
+    return { name: this.translator.t(ctx.edition, 'calendar:name'), language: ctx.edition };
   }
 }

@@ -1,5 +1,5 @@
 import { decodeHTML } from 'entities';
-import ical, { ICalEventStatus, type ICalEventData, type ICalLocation } from 'ical-generator';
+import ical, { foldLines, ICalEventStatus, type ICalCalendar, type ICalEventData, type ICalLocation } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { isSupportedZone } from '../config/time-zone-names.js';
 import { vtimezone } from '../common/dates/vtimezone.js';
@@ -80,21 +80,36 @@ function eventData(event: EventResponse): ICalEventData {
   return { ...base, end: utc(event.utc_end_date), timezone: zone };
 }
 
-/** The years a calendar's timed events touch, a year of margin on each side (series: the years their rules may reach, too). */
-export function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
-  const all = [...events, ...[...series.values()].flatMap((one) => [one.main, ...one.exceptions])];
-  if (all.length === 0) return [1970, 1970];
-  // a loop, not Math.min(...years): spreading a hundred thousand arguments or more throws
-  let first = Infinity;
-  let last = -Infinity;
-  for (const event of all) {
-    for (const year of [yearOf(event.utc_start_date), yearOf(event.utc_end_date)]) {
-      if (year < first) first = year;
-      if (year > last) last = year;
+/** The years a calendar's events touch, gathered a slice of events at a time. */
+class YearRange {
+  private first = Infinity;
+  private last = -Infinity;
+  private anySeries = false;
+
+  add(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): void {
+    if (series.size > 0) this.anySeries = true;
+    // a loop, not Math.min(...years): spreading a hundred thousand arguments or more throws
+    for (const event of [...events, ...[...series.values()].flatMap((one) => [one.main, ...one.exceptions])]) {
+      for (const year of [yearOf(event.utc_start_date), yearOf(event.utc_end_date)]) {
+        if (year < this.first) this.first = year;
+        if (year > this.last) this.last = year;
+      }
     }
   }
-  const reach = series.size > 0 ? Math.max(DateTime.utc().year + 3, last) : -Infinity;
-  return [first - 1, Math.max(last + 1, reach)];
+
+  /** A year of margin on each side; with series, the years their rules may reach, too. */
+  span(): [number, number] {
+    if (this.first === Infinity) return [1970, 1970];
+    const reach = this.anySeries ? Math.max(DateTime.utc().year + 3, this.last) : -Infinity;
+    return [this.first - 1, Math.max(this.last + 1, reach)];
+  }
+}
+
+/** The years a calendar's timed events touch, a year of margin on each side (series: the years their rules may reach, too). */
+export function yearSpan(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries>): [number, number] {
+  const range = new YearRange();
+  range.add(events, series);
+  return range.span();
 }
 
 /**
@@ -115,32 +130,72 @@ function seriesData(series: CalendarSeries): ICalEventData[] {
 }
 
 /**
- * One VCALENDAR of events (RFC 5545, RFC 7986 `NAME`), built from the same JSON objects the API
- * answers with, in their order; an occurrence of a series in `series` stands for its whole series. Everything written is derived from the data, so the same events give
- * the same bytes.
+ * Writes one VCALENDAR of events (RFC 5545, RFC 7986 `NAME`) from the same JSON objects the API
+ * answers with, given a slice at a time in the list's order: each slice's VEVENTs are written as
+ * text when it is added, so only the text is kept, not the events. An occurrence of a series in
+ * the slice's `series` stands for its whole series, written once where its first occurrence
+ * stands; an occurrence of a series not given is written as an event of its own. The time zone
+ * definitions stand before the VEVENTs but are written last, once the years of every event are
+ * known. Everything written is derived from the data, so the same events give the same bytes, whatever
+ * the slices.
  */
+export class CalendarWriter {
+  private readonly vevents: string[] = [];
+  private readonly zones = new Set<string>();
+  private readonly writtenSeries = new Set<number>();
+  private readonly years = new YearRange();
+
+  constructor(private readonly meta: CalendarMeta) {}
+
+  add(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries> = new Map()): void {
+    this.years.add(events, series);
+    const slice = this.calendar();
+    for (const event of events) {
+      const one = event.recurrence ? series.get(event.recurrence.series_id) : undefined;
+      if (event.recurrence && this.writtenSeries.has(event.recurrence.series_id)) continue;
+      if (!one || !event.recurrence) {
+        slice.createEvent(eventData(event));
+      } else {
+        this.writtenSeries.add(event.recurrence.series_id);
+        for (const data of seriesData(one)) slice.createEvent(data);
+      }
+    }
+    for (const vevent of slice.events()) {
+      const zone = vevent.timezone();
+      if (zone !== null && !zone.startsWith('/')) this.zones.add(zone);
+      this.vevents.push(foldLines(vevent.toString()));
+    }
+  }
+
+  /** The whole calendar; every content line ends with CRLF, the last one too (RFC 5545 §3.1). */
+  finish(): string {
+    const [fromYear, toYear] = this.years.span();
+    // the calendar's own lines, as the library writes them for a calendar without events
+    const empty = this.calendar().toString();
+    const head = empty.slice(0, empty.lastIndexOf('END:VCALENDAR'));
+    const zones = [...this.zones].flatMap((zone) => {
+      const definition = vtimezone(zone, fromYear, toYear);
+      return definition ? [foldLines(`${definition.replace(/\r?\n/g, '\r\n').trim()}\r\n`)] : [];
+    });
+    return `${head}${zones.join('')}${this.vevents.join('')}END:VCALENDAR\r\n`;
+  }
+
+  /** A calendar of this feed's name and product, without a time zone of its own (events carry theirs). */
+  private calendar(): ICalCalendar {
+    return ical({
+      name: this.meta.name,
+      prodId: { company: 'tribe', product: 'events-v1', language: this.meta.language.toUpperCase() },
+    });
+  }
+}
+
+/** One VCALENDAR of events given all at once (see {@link CalendarWriter}). */
 export function toCalendar(
   events: readonly EventResponse[],
   meta: CalendarMeta,
   series: ReadonlyMap<number, CalendarSeries> = new Map(),
 ): string {
-  const [fromYear, toYear] = yearSpan(events, series);
-  const calendar = ical({
-    name: meta.name,
-    prodId: { company: 'tribe', product: 'events-v1', language: meta.language.toUpperCase() },
-    timezone: { name: null, generator: (zone: string) => vtimezone(zone, fromYear, toYear) },
-  });
-  const written = new Set<number>();
-  for (const event of events) {
-    const one = event.recurrence ? series.get(event.recurrence.series_id) : undefined;
-    if (!one || !event.recurrence) {
-      calendar.createEvent(eventData(event));
-    } else if (!written.has(event.recurrence.series_id)) {
-      // a series is written once, where the first of its occurrences stands in the list
-      written.add(event.recurrence.series_id);
-      for (const data of seriesData(one)) calendar.createEvent(data);
-    }
-  }
-  // every content line ends with CRLF, the last one too (RFC 5545 §3.1)
-  return `${calendar.toString()}\r\n`;
+  const writer = new CalendarWriter(meta);
+  writer.add(events, series);
+  return writer.finish();
 }

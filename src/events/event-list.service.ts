@@ -102,8 +102,41 @@ export class EventListService {
     this.events = config.getOrThrow<EventsConfig>('events');
   }
 
-  /** `window` replaces the page the query asks for (the calendar feed reads one window of the whole result). */
-  async list(query: ListEventsQueryDto, ctx: RequestContext, window?: Paging) {
+  async list(query: ListEventsQueryDto, ctx: RequestContext) {
+    const { total, ids: pageIds, paging, echo } = await this.select(query, ctx);
+    const rows = await this.rowsOf(pageIds);
+    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound('event'));
+    const pages = totalPages(total, paging.perPage);
+    const payloads = await this.payloads.of(rows, ctx, query.password, false);
+    const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
+    return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };
+  }
+
+  /**
+   * The ids of one window of the list, in its order, and the list's total: the calendar feed reads
+   * its events this way, then their payloads a slice at a time ({@link payloadsOf}).
+   */
+  async ids(query: ListEventsQueryDto, ctx: RequestContext, window: Paging): Promise<{ total: number; ids: number[] }> {
+    const { total, ids } = await this.select(query, ctx, window);
+    return { total, ids };
+  }
+
+  /** The payloads of events by id, in the order given; an id no longer found is left out. */
+  async payloadsOf(ids: number[], ctx: RequestContext, password: string | undefined) {
+    return this.payloads.of(await this.rowsOf(ids), ctx, password, false);
+  }
+
+  private async rowsOf(ids: number[]): Promise<EventEntity[]> {
+    if (ids.length === 0) return [];
+    const byId = new Map((await this.dataSource.getRepository(EventEntity).findBy({ id: In(ids) })).map((event) => [event.id, event]));
+    return ids.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
+  }
+
+  /**
+   * The filters checked, the query built from them, and one page of ids with the total; `window`
+   * replaces the page the query asks for. Also the values the page's links echo.
+   */
+  private async select(query: ListEventsQueryDto, ctx: RequestContext, window?: Paging) {
     await this.items.publishDueItems();
     const { user } = ctx;
     const now = new Date();
@@ -200,16 +233,6 @@ export class EventListService {
     });
     const { total, ids: pageIds } =
       query.collapse === 'series' ? await collapsedSeriesPage(builder, order, paging) : await this.plainPage(builder, order, paging);
-    const byId = new Map(
-      (pageIds.length > 0 ? await this.dataSource.getRepository(EventEntity).findBy({ id: In(pageIds) }) : []).map((event) => [
-        event.id,
-        event,
-      ]),
-    );
-    const rows = pageIds.map((id) => byId.get(id)).filter((event): event is EventEntity => event !== undefined);
-    if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound('event'));
-    const pages = totalPages(total, paging.perPage);
-    const payloads = await this.payloads.of(rows, ctx, query.password, false);
     const echo: Array<[string, LinkValue]> = [
       ['start_date', usesInclude ? undefined : dates.start_date],
       ['end_date', usesInclude ? undefined : dates.end_date],
@@ -234,8 +257,7 @@ export class EventListService {
       ...orderAndModifiedEcho(query, modified),
       ['collapse', query.collapse],
     ];
-    const links = listLinks(`${ctx.api}/events`, paging, pages, echo);
-    return { headers: { total, totalPages: pages }, body: { events: payloads, ...links, total, total_pages: pages } };
+    return { total, ids: pageIds, paging, echo };
   }
 
   private async plainPage(builder: SelectQueryBuilder<EventEntity>, order: ListOrder, paging: Paging) {
