@@ -238,6 +238,12 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
     const doc = await t.http().get(`${API}/doc`);
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/events.ics', '/events/{id}.ics']));
     expect(doc.body.paths['/events/{id}.ics'].get.responses['200'].content).toHaveProperty('text/calendar');
+    // the feed's 503 when too many are being written (ICS_WAITING_MAX), in the edition's language
+    expect(doc.body.paths['/events.ics'].get.responses['503'].description).toMatch(/Retry-After/);
+    const german = await t.http().get(`/de${API}/doc`);
+    expect(german.body.paths['/events.ics'].get.responses['503'].description).toBe(
+      'Gerade werden zu viele Kalender-Feeds geschrieben; nach den in Retry-After angegebenen Sekunden erneut versuchen.',
+    );
   });
 
   it('names the calendar per edition', async () => {

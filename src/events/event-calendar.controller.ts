@@ -19,8 +19,9 @@ const calendarAnswer = ApiResponse({
   content: { 'text/calendar': { schema: { type: 'string' } } },
   headers: readAnswerHeaders(),
 });
+const BUSY_TEXT = 'Too many calendar feeds are being written at this moment; try again after the seconds given in Retry-After.';
 const errorAnswer = (status: number) =>
-  ApiResponse({ status, description: RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(ErrorResponse) } });
+  ApiResponse({ status, description: status === 503 ? BUSY_TEXT : RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(ErrorResponse) } });
 
 /**
  * The events as iCalendar (RFC 5545); calendar apps may authenticate with `?token=` (a feed token,
@@ -44,6 +45,7 @@ export class EventCalendarController {
   @ConditionalReadDoc(false)
   @errorAnswer(400)
   @errorAnswer(401)
+  @errorAnswer(503)
   @Get('events.ics')
   async list(@Query() query: ListEventsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     const answer = await this.calendars.list(query, ctx);
