@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig, MysqlConfig } from '../config/app-config.js';
-import { DatabaseGuard, type GuardedPool } from './database-guard.js';
+import { DatabaseGuard, serverTimeLimit, type GuardedPool } from './database-guard.js';
 import { replicaId } from './replica-set.js';
 import { clusterPool } from './replication-routing.js';
 
@@ -47,6 +47,7 @@ export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
       probeIntervalMs: database.probeIntervalMs,
       probe: () => probe({ ...database, url }),
       checkTimeoutMs: Math.min(CHECK_TIMEOUT_MS, database.connectTimeoutMs, database.queryTimeoutMs),
+      sessionSql: serverTimeLimit(this.dataSource.options.type === 'mariadb' ? 'mariadb' : 'mysql', database.queryTimeoutMs),
       log: (level, message) => this.logger[level](`${prefix}${message}`),
     });
     guard.install(pool);

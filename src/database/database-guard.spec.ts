@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
-import { DatabaseGuard, type GuardedConnection, type GuardedPool, shareTheWrapper } from './database-guard.js';
+import { DatabaseGuard, type GuardedConnection, type GuardedPool, serverTimeLimit, shareTheWrapper } from './database-guard.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
@@ -39,9 +39,12 @@ class FakePool implements GuardedPool {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function setUp(probe: () => Promise<void> = () => Promise.reject(new Error('still away'))) {
+function setUp(
+  probe: () => Promise<void> = () => Promise.reject(new Error('still away')),
+  extra: { sessionSql?: string; log?: (level: string, message: string) => void } = {},
+) {
   const pool = new FakePool();
-  const guard = new DatabaseGuard({ queryTimeoutMs: 200, acquireTimeoutMs: 200, probeIntervalMs: 20, checkTimeoutMs: 50, probe });
+  const guard = new DatabaseGuard({ queryTimeoutMs: 200, acquireTimeoutMs: 200, probeIntervalMs: 20, checkTimeoutMs: 50, probe, ...extra });
   guard.install(pool);
   const acquire = () =>
     new Promise<FakeConnection>((resolve, reject) =>
@@ -57,6 +60,41 @@ function setUp(probe: () => Promise<void> = () => Promise.reject(new Error('stil
 describe('DatabaseGuard', () => {
   let guard: DatabaseGuard | undefined;
   afterEach(() => guard?.stop());
+
+  it('sends the session statement once on each new connection before handing it out; a refusal is warned about once', async () => {
+    const warnings: string[] = [];
+    const setup = setUp(undefined, {
+      sessionSql: 'SET SESSION max_statement_time = 0.180',
+      log: (_level, message) => warnings.push(message),
+    });
+    guard = setup.guard;
+    const acquired = setup.acquire();
+    const connection = setup.pool.created[0];
+    expect(connection.pending.map((sent) => sent.sql)).toEqual(['SET SESSION max_statement_time = 0.180']);
+    connection.answerAll([]);
+    expect(await acquired).toBe(connection);
+    connection.release();
+    setup.pool.free.push(connection);
+    // the same connection again: nothing more is sent before the app's query
+    const again = await setup.acquire();
+    expect(again).toBe(connection);
+    expect(connection.pending).toHaveLength(0);
+    // a server that refuses the statement: the connection is used all the same, one warning in all
+    for (let i = 0; i < 2; i++) {
+      const next = setup.acquire();
+      const fresh = setup.pool.created[setup.pool.created.length - 1];
+      fresh.pending.splice(0).forEach(({ callback }) => callback(Object.assign(new Error('Unknown system variable'), { errno: 1193 })));
+      expect(await next).toBe(fresh);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/refused "SET SESSION max_statement_time = 0.180"/);
+  });
+
+  it('has the server stop statements a little before the guard gives up on them', () => {
+    expect(serverTimeLimit('mariadb', 3000)).toBe('SET SESSION max_statement_time = 2.700');
+    expect(serverTimeLimit('mysql', 3000)).toBe('SET SESSION max_execution_time = 2700');
+    expect(serverTimeLimit('mariadb', 1)).toBe('SET SESSION max_statement_time = 0.001');
+  });
 
   it('passes answers through untouched while the database answers', async () => {
     const setup = setUp();

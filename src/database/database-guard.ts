@@ -27,6 +27,24 @@ export function shareTheWrapper(connection: GuardedConnection): void {
     promiseImpl === undefined ? (shared ??= build.call(connection)) : build.call(connection, promiseImpl);
 }
 
+/**
+ * The statement that has the server itself stop a statement a little before the guard gives up on
+ * it: without it, a query the guard abandoned (its connection closed) runs on in the database until
+ * it next sends something, so slow requests repeated by clients would pile up work there. MariaDB
+ * bounds every statement (`max_statement_time`, seconds), MySQL only reads (`max_execution_time`,
+ * milliseconds). The server answers such a statement with an error (1969 or 3024) and the
+ * connection stays usable.
+ */
+export function serverTimeLimit(flavour: 'mariadb' | 'mysql', queryTimeoutMs: number): string {
+  const limitMs = Math.max(1, Math.floor(queryTimeoutMs * SERVER_LIMIT_SHARE));
+  return flavour === 'mariadb'
+    ? `SET SESSION max_statement_time = ${(limitMs / 1000).toFixed(3)}`
+    : `SET SESSION max_execution_time = ${limitMs}`;
+}
+
+/** The server's limit as a share of the guard's bound: its error arrives before the guard closes the connection. */
+export const SERVER_LIMIT_SHARE = 0.9;
+
 /** The part of a mysql2 (callback) pool the guard wraps; TypeORM's MySQL driver asks it for every connection. */
 export interface GuardedPool {
   getConnection(callback: (error: Error | null, connection?: GuardedConnection) => void): void;
@@ -40,6 +58,11 @@ export interface DatabaseGuardSettings {
   probe: () => Promise<void>;
   /** How long the probe that follows a query past its bound may take before the database counts as down. */
   checkTimeoutMs: number;
+  /**
+   * Sent once on each connection before its first use (see {@link serverTimeLimit}); a server that
+   * refuses it is warned about and the connection used all the same.
+   */
+  sessionSql?: string;
   log?: (level: 'warn' | 'log', message: string) => void;
 }
 
@@ -67,6 +90,7 @@ export class DatabaseGuard {
   private stopped = false;
   private probeTimer: NodeJS.Timeout | undefined;
   private checking = false;
+  private sessionRefused = false;
   private readonly generations = new WeakMap<GuardedConnection, number>();
   /** Connections the guard closed after a query past its bound (their transaction's ROLLBACK still comes). */
   private readonly discarded = new WeakSet<GuardedConnection>();
@@ -126,6 +150,7 @@ export class DatabaseGuard {
           deferTransactionStarts(connection, isJoinedStatements);
           this.guardQueries(connection);
           shareTheWrapper(connection);
+          if (this.settings.sessionSql) return this.prepare(connection, this.settings.sessionSql, finish);
         } else if (born < this.generation) {
           // opened before the database was last marked down: its socket may be silent or half-open
           connection.destroy();
@@ -135,6 +160,22 @@ export class DatabaseGuard {
         finish(null, connection);
       });
     attempt();
+  }
+
+  /** Sends the session statement on a new connection (bounded like any query), then hands it out. */
+  private prepare(connection: GuardedConnection, sql: string, finish: (error: Error | null, connection?: GuardedConnection) => void): void {
+    connection.query(sql, (error: Error | null) => {
+      if (error && (isDatabaseUnreachable(error) || this.discarded.has(connection))) {
+        connection.destroy();
+        finish(error);
+        return;
+      }
+      if (error && !this.sessionRefused) {
+        this.sessionRefused = true;
+        this.settings.log?.('warn', `The database refused "${sql}" (${error.message}); queries past their bound keep running there`);
+      }
+      finish(null, connection);
+    });
   }
 
   private guardQueries(connection: GuardedConnection): void {

@@ -102,6 +102,7 @@ export class EventListService {
     this.events = config.getOrThrow<EventsConfig>('events');
   }
 
+  /** One page of the list, with its links and totals. */
   async list(query: ListEventsQueryDto, ctx: RequestContext) {
     const { total, ids: pageIds, paging, echo } = await this.select(query, ctx);
     const rows = await this.rowsOf(pageIds);

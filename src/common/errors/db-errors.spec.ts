@@ -14,6 +14,12 @@ describe('database errors', () => {
       expect(isDatabaseUnavailable(queryFailed(code))).toBe(true);
     }
     expect(isDatabaseUnavailable(new DatabaseUnavailableError('DB_MARKED_DOWN', 'down'))).toBe(true);
+    // a statement stopped at the server's time limit: MariaDB's 1969 (no code name in mysql2), MySQL's 3024
+    for (const errno of [1969, 3024]) {
+      const stopped = Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('interrupted'), { errno }) });
+      expect(isDatabaseUnreachable(stopped)).toBe(false);
+      expect(isDatabaseUnavailable(stopped)).toBe(true);
+    }
     expect(isDatabaseUnavailable(queryFailed('ER_DUP_ENTRY'))).toBe(false);
     expect(isDatabaseUnavailable(queryFailed('ER_PARSE_ERROR'))).toBe(false);
   });

@@ -44,9 +44,9 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-function someCause(error: unknown, test: (candidate: { code?: unknown; message?: unknown }) => boolean): boolean {
+function someCause(error: unknown, test: (candidate: { code?: unknown; errno?: unknown; message?: unknown }) => boolean): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    const candidate = current as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
     if (test(candidate)) return true;
     current = candidate.driverError ?? candidate.cause;
   }
@@ -69,6 +69,13 @@ export function isDatabaseMarkedDown(error: unknown): boolean {
   return someCause(error, (candidate) => candidate.code === 'DB_MARKED_DOWN');
 }
 
+/**
+ * The server stopped a statement at its time limit (`max_statement_time` on MariaDB, error 1969, or
+ * `max_execution_time` on MySQL, 3024; set per connection by the guard): it answered, and the
+ * connection stays usable.
+ */
+const STATEMENT_TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   return (
     isDatabaseUnreachable(error) ||
@@ -76,6 +83,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       error,
       (candidate) =>
         (typeof candidate.code === 'string' && UNAVAILABLE_CODES.has(candidate.code)) ||
+        (typeof candidate.errno === 'number' && STATEMENT_TIMEOUT_ERRNOS.has(candidate.errno)) ||
         (typeof candidate.message === 'string' && /Pool is closed|Queue limit reached/i.test(candidate.message)),
     )
   );
