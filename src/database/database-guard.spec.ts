@@ -90,6 +90,30 @@ describe('DatabaseGuard', () => {
     expect(warnings[0]).toMatch(/refused "SET SESSION max_statement_time = 0.180"/);
   });
 
+  it('hands out no connection whose session statement was cut short by the database going down, and warns of no refusal', async () => {
+    const warnings: string[] = [];
+    const setup = setUp(undefined, {
+      sessionSql: 'SET SESSION max_statement_time = 0.180',
+      log: (_level, message) => warnings.push(message),
+    });
+    guard = setup.guard;
+    const first = setup.acquire();
+    setup.pool.created[0].answerAll([]);
+    const silent = setup.query(await first).catch(() => undefined);
+    await sleep(20);
+    // a second connection whose session statement is still unanswered when the silent query's probe fails
+    const second = setup.acquire().catch((caught: unknown) => caught);
+    const pending = setup.pool.created[1];
+    expect(pending.pending.map((sent) => sent.sql)).toEqual(['SET SESSION max_statement_time = 0.180']);
+    expect(isDatabaseUnavailable(await second)).toBe(true);
+    await silent;
+    await sleep(150);
+    expect(setup.guard.isDown).toBe(true);
+    expect(pending.destroyed).toBe(true);
+    expect(pending.released).toBe(0);
+    expect(warnings.filter((message) => message.includes('refused'))).toEqual([]);
+  });
+
   it('has the server stop statements a little before the guard gives up on them', () => {
     expect(serverTimeLimit('mariadb', 3000)).toBe('SET SESSION max_statement_time = 2.700');
     expect(serverTimeLimit('mysql', 3000)).toBe('SET SESSION max_execution_time = 2700');

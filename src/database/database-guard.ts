@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, isDatabaseUnreachable } from '../common/errors/db-errors.js';
+import { DatabaseUnavailableError, isDatabaseUnavailable, isDatabaseUnreachable } from '../common/errors/db-errors.js';
 import { isJoinedStatements } from '../common/sql/together.js';
 import { deferTransactionStarts } from './deferred-begin.js';
 
@@ -165,7 +165,8 @@ export class DatabaseGuard {
   /** Sends the session statement on a new connection (bounded like any query), then hands it out. */
   private prepare(connection: GuardedConnection, sql: string, finish: (error: Error | null, connection?: GuardedConnection) => void): void {
     connection.query(sql, (error: Error | null) => {
-      if (error && (isDatabaseUnreachable(error) || this.discarded.has(connection))) {
+      // no answer, or the database marked down meanwhile: the connection is not handed out
+      if (error && (isDatabaseUnavailable(error) || this.discarded.has(connection))) {
         connection.destroy();
         finish(error);
         return;
