@@ -57,20 +57,24 @@ function setUp(
   return { pool, guard, acquire, query };
 }
 
+const SESSION_SQL = 'SET SESSION max_statement_time = 0.180';
+
+/** A guard that sends {@link SESSION_SQL} on each new connection, with the warnings it logs. */
+function setUpWithSession() {
+  const warnings: string[] = [];
+  return { ...setUp(undefined, { sessionSql: SESSION_SQL, log: (_level, message) => warnings.push(message) }), warnings };
+}
+
 describe('DatabaseGuard', () => {
   let guard: DatabaseGuard | undefined;
   afterEach(() => guard?.stop());
 
   it('sends the session statement once on each new connection before handing it out; a refusal is warned about once', async () => {
-    const warnings: string[] = [];
-    const setup = setUp(undefined, {
-      sessionSql: 'SET SESSION max_statement_time = 0.180',
-      log: (_level, message) => warnings.push(message),
-    });
+    const { warnings, ...setup } = setUpWithSession();
     guard = setup.guard;
     const acquired = setup.acquire();
     const connection = setup.pool.created[0];
-    expect(connection.pending.map((sent) => sent.sql)).toEqual(['SET SESSION max_statement_time = 0.180']);
+    expect(connection.pending.map((sent) => sent.sql)).toEqual([SESSION_SQL]);
     connection.answerAll([]);
     expect(await acquired).toBe(connection);
     connection.release();
@@ -87,15 +91,11 @@ describe('DatabaseGuard', () => {
       expect(await next).toBe(fresh);
     }
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/refused "SET SESSION max_statement_time = 0.180"/);
+    expect(warnings[0]).toContain(`refused "${SESSION_SQL}"`);
   });
 
   it('hands out no connection whose session statement was cut short by the database going down, and warns of no refusal', async () => {
-    const warnings: string[] = [];
-    const setup = setUp(undefined, {
-      sessionSql: 'SET SESSION max_statement_time = 0.180',
-      log: (_level, message) => warnings.push(message),
-    });
+    const { warnings, ...setup } = setUpWithSession();
     guard = setup.guard;
     const first = setup.acquire();
     setup.pool.created[0].answerAll([]);
@@ -104,7 +104,7 @@ describe('DatabaseGuard', () => {
     // a second connection whose session statement is still unanswered when the silent query's probe fails
     const second = setup.acquire().catch((caught: unknown) => caught);
     const pending = setup.pool.created[1];
-    expect(pending.pending.map((sent) => sent.sql)).toEqual(['SET SESSION max_statement_time = 0.180']);
+    expect(pending.pending.map((sent) => sent.sql)).toEqual([SESSION_SQL]);
     expect(isDatabaseUnavailable(await second)).toBe(true);
     await silent;
     await sleep(150);
