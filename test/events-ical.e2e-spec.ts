@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import ICAL from 'ical.js';
+import { EventListService } from '../src/events/event-list.service.js';
 import type { Response } from 'supertest';
 import { ADMIN_AUTH, eventBody, eventClient, expectError, type EventClient } from './support/events.js';
 import { API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
@@ -244,6 +246,25 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
     expect(german.body.paths['/events.ics'].get.responses['503'].description).toBe(
       'Gerade werden zu viele Kalender-Feeds geschrieben; nach den in Retry-After angegebenen Sekunden erneut versuchen.',
     );
+  });
+
+  it('leaves out an event the reader may no longer read by the time its slice is written', async () => {
+    // as if the draft had been published when the ids were read and made a draft again before its slice
+    const lists = t.app.get(EventListService);
+    const read = lists.ids.bind(lists);
+    const ids = jest.spyOn(lists, 'ids').mockImplementation(async (...args) => {
+      const found = await read(...args);
+      return { ...found, ids: [...found.ids, made.draft.id as number] };
+    });
+    try {
+      const anonymous = parse(await icsGet(t, `events.ics?include=${made.berlin.id}`));
+      expect(anonymous.events.map((event) => event.uid)).toEqual([made.berlin.global_id]);
+      // its author may read it: written
+      const own = parse(await icsGet(t, `events.ics?include=${made.berlin.id}`, basic(author)));
+      expect(own.events.map((event) => event.uid)).toEqual([made.berlin.global_id, made.draft.global_id]);
+    } finally {
+      ids.mockRestore();
+    }
   });
 
   it('names the calendar per edition', async () => {

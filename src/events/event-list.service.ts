@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, In, type SelectQueryBuilder } from 'typeorm';
 import type { EventsConfig, ListsConfig } from '../config/app-config.js';
-import { mayFilterByStatus } from '../common/auth/permissions.js';
+import { canReadItem, mayFilterByStatus } from '../common/auth/permissions.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { defaultListWindow, wholeDayEnd, wholeDayStart } from '../common/dates/list-window.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
@@ -122,9 +122,13 @@ export class EventListService {
     return { total, ids };
   }
 
-  /** The payloads of events by id, in the order given; an id no longer found is left out. */
+  /**
+   * The payloads of events by id, in the order given. An id no longer found, or an event the reader
+   * may no longer read (made a draft or private, or trashed, since its id was read), is left out.
+   */
   async payloadsOf(ids: number[], ctx: RequestContext, password: string | undefined) {
-    return this.payloads.of(await this.rowsOf(ids), ctx, password, false);
+    const readable = (await this.rowsOf(ids)).filter((event) => canReadItem(ctx.user, event));
+    return this.payloads.of(readable, ctx, password, false);
   }
 
   private async rowsOf(ids: number[]): Promise<EventEntity[]> {
