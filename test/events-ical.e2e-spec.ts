@@ -275,23 +275,27 @@ describe('events as iCalendar (GET /events.ics, GET /events/<id>.ics)', () => {
   });
 });
 
-/** Three one-hour events, 10 to 12 June 2027, titled `Day 10` to `Day 12`. */
-async function makeJuneDays(t: TestApp): Promise<void> {
-  const ev = eventClient(t);
-  for (const day of ['10', '11', '12'])
-    await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+/**
+ * An app started with `env` for the enclosing `describe`, holding three one-hour events, 10 to 12
+ * June 2027, titled `Day 10` to `Day 12`; the returned function gives the app once started.
+ */
+function appWithJuneDays(env: Record<string, string>): () => TestApp {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(env);
+    const ev = eventClient(t);
+    for (const day of ['10', '11', '12'])
+      await ev.make(eventBody({ title: `Day ${day}`, start_date: `2027-06-${day} 10:00:00`, end_date: `2027-06-${day} 11:00:00` }));
+  });
+  afterAll(() => t.close());
+  return () => t;
 }
 
 describe('events.ics with ICS_MAX_EVENTS', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ICS_MAX_EVENTS: '2' });
-    await makeJuneDays(t);
-  });
-  afterAll(() => t.close());
+  const app = appWithJuneDays({ ICS_MAX_EVENTS: '2' });
 
   it('cuts the result in list order and says so', async () => {
+    const t = app();
     const res = await icsGet(t, 'events.ics?start_date=2027-06-01&end_date=2027-06-30');
     expect(res.headers['x-ics-truncated']).toBe('true');
     expect(res.headers['x-tec-total']).toBe('3');
@@ -303,15 +307,10 @@ describe('events.ics with ICS_MAX_EVENTS', () => {
 });
 
 describe('events.ics while another feed is written (ICS_WAITING_MAX=0)', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ ICS_WAITING_MAX: '0' });
-    await makeJuneDays(t);
-  });
-  afterAll(() => t.close());
+  const app = appWithJuneDays({ ICS_WAITING_MAX: '0' });
 
   it('writes one feed at a time and answers the others 503 with Retry-After, then serves again', async () => {
+    const t = app();
     // different end dates: every request is a feed of its own, none shares another's answer
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) => icsGet(t, `events.ics?start_date=2027-06-01&end_date=2027-06-${20 + i}`)),

@@ -277,7 +277,7 @@ export function loadConfig(env: Env): AppConfig {
     },
     events: {
       geofenceRadiusKm: geofence,
-      // a feed's events are held in memory while it is written: 10,000 is the most measured to fit the shipped heap
+      // a feed's text is held in memory until it is whole: 10,000 events is the largest feed measured with the shipped heap
       icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 10000),
       icsWaitingMax: integer(read('ICS_WAITING_MAX') ?? '10', 'ICS_WAITING_MAX', 0, 1000),
       seriesHorizonDays: integer(read('SERIES_HORIZON_DAYS') ?? '730', 'SERIES_HORIZON_DAYS', 1, 3660),

@@ -20,8 +20,8 @@ const calendarAnswer = ApiResponse({
   headers: readAnswerHeaders(),
 });
 const BUSY_TEXT = 'Too many calendar feeds are being written at this moment; try again after the seconds given in Retry-After.';
-const errorAnswer = (status: number) =>
-  ApiResponse({ status, description: status === 503 ? BUSY_TEXT : RESPONSE_TEXT[status], schema: { $ref: getSchemaPath(ErrorResponse) } });
+const errorAnswer = (status: number, description = RESPONSE_TEXT[status]) =>
+  ApiResponse({ status, description, schema: { $ref: getSchemaPath(ErrorResponse) } });
 
 /**
  * The events as iCalendar (RFC 5545); calendar apps may authenticate with `?token=` (a feed token,
@@ -45,7 +45,7 @@ export class EventCalendarController {
   @ConditionalReadDoc(false)
   @errorAnswer(400)
   @errorAnswer(401)
-  @errorAnswer(503)
+  @errorAnswer(503, BUSY_TEXT)
   @Get('events.ics')
   async list(@Query() query: ListEventsQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     const answer = await this.calendars.list(query, ctx);

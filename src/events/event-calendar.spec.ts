@@ -1,4 +1,5 @@
 import { foldLines } from 'ical-generator';
+import { randomTexts } from '../../test/support/random-text.js';
 import { yearSpan } from './event-calendar.js';
 import type { EventResponse } from './event.response.js';
 
@@ -66,12 +67,7 @@ describe("ical-generator's line folding (patched, patches/)", () => {
       'x'.repeat(70),
       'ü'.repeat(40),
     ];
-    let seed = 11;
-    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    for (let round = 0; round < 5000; round++) {
-      let text = '';
-      const length = Math.floor(next() * 30);
-      for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+    for (const text of randomTexts(pieces, 5000, 30, 11)) {
       expect([text, foldLines(text)]).toEqual([text, referenceFold(text)]);
     }
   });

@@ -1,4 +1,5 @@
 import { renderRichText, sanitizeRichText, stripTags } from './html.js';
+import { randomTexts } from '../../../test/support/random-text.js';
 
 describe('stripTags', () => {
   it('removes tags without entity-encoding the text', () => {
@@ -63,12 +64,7 @@ describe('stripTags', () => {
       '\u2028',
       '\ufeff',
     ];
-    let seed = 7;
-    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    for (let round = 0; round < 2000; round++) {
-      let text = '';
-      const length = Math.floor(next() * 12);
-      for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+    for (const text of randomTexts(pieces, 2000, 12, 7)) {
       expect([text, stripTags(text)]).toEqual([text, stripTags(`<b></b>${text}`)]);
     }
   });
