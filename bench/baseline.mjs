@@ -217,7 +217,12 @@ function readBody(req) {
   });
 }
 
+// the service's own paths are taken too (`/wp-json/tribe/events/v1/events/<id>`), for scripts that
+// drive either server with the same requests (bench/writes.mjs)
+const API_PREFIX = /^\/wp-json\/tribe\/events\/v1(?=\/)/;
+
 createServer((req, res) => {
+  req.url = (req.url ?? '').replace(API_PREFIX, '');
   if (req.url === '/health/ready') {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     return;

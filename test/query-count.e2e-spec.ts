@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
@@ -42,6 +43,41 @@ function countQueries(dataSource: DataSource): {
     return original.apply(this, args);
   };
   return counter;
+}
+
+/**
+ * The query texts as they leave for the database server (MySQL/MariaDB): the `COM_QUERY` packets
+ * written to sockets connected to its port, whatever the layers above joined or answered
+ * themselves. `stop` puts the socket back as it was.
+ */
+function wireQueries(port: number): { texts: string[]; stop(): void } {
+  const original = Reflect.get<Socket, 'write'>(Socket.prototype, 'write');
+  const texts: string[] = [];
+  Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+    const [chunk] = args;
+    // a packet: 3 bytes of length, 1 of sequence, then the command (3: a query) and its text
+    if (this.remotePort === port && Buffer.isBuffer(chunk) && chunk.length > 5 && chunk[4] === 3) {
+      texts.push(
+        chunk
+          .subarray(5, 4 + chunk.readUIntLE(0, 3))
+          .toString('utf8')
+          .replace(/`/g, ''),
+      );
+    }
+    return original.apply(this, args);
+  } as Socket['write'];
+  return { texts, stop: () => void (Socket.prototype.write = original) };
+}
+
+/** The query texts of `wire` that are not background work (see `BACKGROUND`), nor a pass of the change sequencer. */
+function ownTexts(texts: string[]): string[] {
+  const sequencer = /^SET TRANSACTION ISOLATION|change_sequence|^SELECT id FROM changes |^UPDATE changes SET seq/;
+  return texts.filter((text) => !BACKGROUND.some((pattern) => pattern.test(text)) && !sequencer.test(text));
+}
+
+/** The database server's port, for the MySQL/MariaDB runs. */
+function databasePort(dataSource: DataSource): number {
+  return Number((dataSource.options as { port?: number }).port ?? 3306);
 }
 
 describe('work per list request', () => {
@@ -138,6 +174,7 @@ describe('work per list request', () => {
     const versionBefore = await version();
     const counter = countQueries(dataSource);
     counter.reset();
+    const wire = wireQueries(databasePort(dataSource));
     const res = await t
       .http()
       .post(`${API}/events`)
@@ -150,6 +187,7 @@ describe('work per list request', () => {
         categories: [linked.categories[0].id],
         tags: [linked.tags[0].id],
       });
+    wire.stop();
     expect(res.status).toBe(201);
     const begin = counter.statements.findIndex((sql) => /^(START|BEGIN) TRANSACTION/i.test(sql));
     const commit = counter.statements.findIndex((sql) => /^COMMIT/i.test(sql));
@@ -176,17 +214,25 @@ describe('work per list request', () => {
         /^SELECT .* FROM organizers WHERE id IN/,
         /^SELECT .* FROM categories WHERE id IN/,
         /^SELECT .* FROM tags WHERE id IN/,
-        /^SELECT id FROM webhook_subscriptions WHERE active = 1/,
       ];
       expect(parts).toHaveLength(rows.length + reads.length);
       parts.forEach((part, index) => expect(part).toMatch([...rows, ...reads][index]));
-      // the item id with the slugs the new one competes with, then the rows: two round trips
+      // the item id with the slugs the new one competes with and the snapshot probe, then the rows: two round trips
       expect(inside).toHaveLength(2);
       expect(bumps).toHaveLength(0);
       expect(inside[0].split(';\n').map((part) => part.slice(0, 30))).toEqual([
         'INSERT INTO item_ids (kind) VA',
         'SELECT slug, id FROM events WH',
+        'SELECT id FROM webhook_subscri',
       ]);
+      // on the wire: the rows carry the version's move and the commit, which costs no round trip of its own
+      const sent = ownTexts(wire.texts);
+      const last = sent[sent.length - 1].split(';\n');
+      expect(last[0]).toMatch(/^INSERT INTO events /);
+      expect(last.slice(-2)).toEqual(['UPDATE data_version SET version = version + 1 WHERE id = 1', 'COMMIT']);
+      expect(sent.filter((text) => /^\s*COMMIT\s*$/i.test(text))).toHaveLength(0);
+      // authentication, the check of the named ids, the start with the id and slugs, the rows with the commit
+      expect(sent).toHaveLength(4);
     } else {
       const sent = inside.filter((sql) => rows.some((pattern) => pattern.test(sql)));
       expect(sent.map((sql) => rows.findIndex((pattern) => pattern.test(sql)))).toEqual([0, 1, 2, 3, 4, 5, 6]);
@@ -194,7 +240,7 @@ describe('work per list request', () => {
     }
   });
 
-  it('sends an update and a trash of an event outside any series in three round trips on MySQL/MariaDB, counts kept', async () => {
+  it('sends an update and a trash of an event outside any series in two round trips on MySQL/MariaDB, the commit with the second; counts kept', async () => {
     const dataSource = t.app.get<DataSource>(getDataSourceToken());
     const created = await t
       .http()
@@ -227,9 +273,22 @@ describe('work per list request', () => {
 
     // the change sequencer's pass after the create's commit first
     const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    /** The request's own query texts on the wire: the last carries the version's move and the commit, none goes on its own. */
+    const committedWithLast = (texts: string[]) => {
+      const sent = ownTexts(texts);
+      expect(sent.filter((text) => /^\s*COMMIT\s*$/i.test(text))).toHaveLength(0);
+      expect(sent[sent.length - 1].split(';\n').slice(-2)).toEqual([
+        'UPDATE data_version SET version = version + 1 WHERE id = 1',
+        'COMMIT',
+      ]);
+      return sent;
+    };
+
     await settle();
     counter.reset();
+    let wire = wireQueries(databasePort(dataSource));
     const updated = await t.http().post(`${API}/events/${id}`).set('Authorization', basic(ADMIN)).send({ title: 'Edited alone, renamed' });
+    wire.stop();
     expect(updated.status).toBe(200);
     expect(updated.body.title).toBe('Edited alone, renamed');
     expect(updated.body.categories.map((term: { id: number }) => term.id)).toEqual([category]);
@@ -240,9 +299,12 @@ describe('work per list request', () => {
       expect(update.before).toHaveLength(2);
       expect(update.inside).toHaveLength(2);
       const first = update.inside[0].split(';\n');
-      expect(first).toHaveLength(2);
+      expect(first).toHaveLength(3);
       expect(first[0]).toMatch(/^SELECT .* FROM events WHERE id = \d+ FOR UPDATE$/);
       expect(first[1]).toMatch(/^SELECT 0 AS t, event_id, organizer_id AS term_id/);
+      expect(first[2]).toMatch(/^SELECT id FROM webhook_subscriptions WHERE active = 1/);
+      // authentication, the event, the locked row with its links, the rest with the commit
+      expect(committedWithLast(wire.texts)).toHaveLength(4);
       const parts = update.inside[1].split(';\n');
       // only the columns that changed, in the entity's order (the modification time, kept to the second, when the second moved)
       expect(parts[0]).toMatch(/^UPDATE events SET (modified_utc = '[^']*', )?title = 'Edited alone, renamed' WHERE id = \d+$/);
@@ -252,7 +314,9 @@ describe('work per list request', () => {
 
     await settle();
     counter.reset();
+    wire = wireQueries(databasePort(dataSource));
     const trashed = await t.http().delete(`${API}/events/${id}`).set('Authorization', basic(ADMIN));
+    wire.stop();
     expect(trashed.status).toBe(200);
     expect(trashed.body.status).toBe('trash');
     expect(await counts()).toEqual([before[0] - 1, before[1] - 1]);
@@ -261,7 +325,8 @@ describe('work per list request', () => {
       expect(trash.before).toHaveLength(2);
       expect(trash.inside).toHaveLength(2);
       // the slugs the trashed one competes with were read with the locked row
-      expect(trash.inside[0].split(';\n')[2]).toMatch(/^SELECT slug, id FROM events WHERE slug = /);
+      expect(trash.inside[0].split(';\n')[3]).toMatch(/^SELECT slug, id FROM events WHERE slug = /);
+      expect(committedWithLast(wire.texts)).toHaveLength(4);
       const parts = trash.inside[1].split(';\n');
       expect(parts[0]).toMatch(/^UPDATE events SET status = 'trash', pre_trash_status = 'publish', slug = .*__trashed/);
       expect(parts.filter((part) => /^UPDATE (categories|tags) SET published_count = published_count \+ -1/.test(part))).toHaveLength(2);

@@ -22,6 +22,8 @@ export interface ChangeHooks {
   lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>>;
   /** Whether snapshots are wanted, as a statement to read ahead with a write's others (see `ChangeSnapshots`). */
   snapshotProbe(manager: EntityManager): StatementRead<void> | null;
+  /** True when the commit of the transaction sends nothing before its `COMMIT`: no snapshot is wanted, as the probe read ahead says. */
+  quietCommit(manager: EntityManager): boolean;
 }
 
 /** Work to do inside a transaction that recorded changes, just before it commits (snapshots). */

@@ -74,6 +74,12 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
     };
   }
 
+  quietCommit(manager: EntityManager): boolean {
+    if (this.renderers.size === 0 || this.probes.length === 0) return true;
+    const runner = manager.queryRunner;
+    return runner !== undefined && this.probed.get(runner) === false;
+  }
+
   private probeStatement(): Statement {
     return this.probes.length === 1
       ? this.probes[0]

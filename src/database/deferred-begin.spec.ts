@@ -1,4 +1,4 @@
-import { BEFORE_COMMIT } from '../common/sql/together.js';
+import { BEFORE_COMMIT, COMMIT_AHEAD } from '../common/sql/together.js';
 import { deferTransactionStarts } from './deferred-begin.js';
 
 type Callback = (error: Error | null, results?: unknown, fields?: unknown) => void;
@@ -125,6 +125,64 @@ describe('deferTransactionStarts', () => {
     connection.release();
     await ask(connection, 'COMMIT');
     expect(sent.slice(2)).toEqual(['ROLLBACK', 'START TRANSACTION;\nINSERT b', 'ROLLBACK', 'COMMIT', 'COMMIT']);
+  });
+
+  it('lets the last statements of a transaction carry its commit, whose own COMMIT is then answered at once', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
+    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT a');
+    hold('UPDATE v');
+    ahead();
+    await expect(ask(connection, 'INSERT b;\nSELECT c')).resolves.toEqual({
+      results: ['result of INSERT b', 'result of SELECT c'],
+      fields: ['fields 0', 'fields 1'],
+    });
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a', 'INSERT b;\nSELECT c;\nUPDATE v;\nCOMMIT']);
+    await expect(ask(connection, 'COMMIT')).resolves.toMatchObject({ results: { affectedRows: 0 } });
+    expect(sent).toHaveLength(2);
+    // one statement with a held start: start, statement and commit in one trip; the next transaction is as usual
+    await ask(connection, 'START TRANSACTION');
+    ahead();
+    await expect(ask(connection, 'INSERT ?', ['x'])).resolves.toEqual({ results: 'result of INSERT "x"', fields: 'fields 1' });
+    await ask(connection, 'COMMIT');
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT y');
+    await ask(connection, 'COMMIT');
+    expect(sent.slice(2)).toEqual(['START TRANSACTION;\nINSERT "x";\nCOMMIT', 'START TRANSACTION;\nINSERT y', 'COMMIT']);
+  });
+
+  it('does not commit when the last statements fail: the ROLLBACK goes to the server', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
+    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
+    await ask(connection, 'START TRANSACTION');
+    await ask(connection, 'INSERT a');
+    hold('UPDATE v');
+    ahead();
+    await expect(ask(connection, 'INSERT b;\nFAIL')).rejects.toThrow('failed');
+    await ask(connection, 'ROLLBACK');
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a', 'INSERT b;\nFAIL;\nUPDATE v;\nCOMMIT', 'ROLLBACK']);
+  });
+
+  it('refuses a statement sent after the transaction committed with its last statements, and forgets it all on release', async () => {
+    const { connection, sent } = fakeConnection();
+    deferTransactionStarts(connection, joined);
+    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
+    await ask(connection, 'START TRANSACTION');
+    ahead();
+    await ask(connection, 'INSERT a');
+    await expect(ask(connection, 'INSERT late')).rejects.toThrow('after its transaction committed');
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a;\nCOMMIT']);
+    // a request to carry the commit that was never used is forgotten with the connection
+    await ask(connection, 'START TRANSACTION');
+    ahead();
+    connection.release();
+    await ask(connection, 'INSERT b');
+    expect(sent[1]).toBe('INSERT b');
   });
 
   it('sends a held start on its own before a query without a callback (a stream), in order', () => {

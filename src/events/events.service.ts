@@ -12,7 +12,7 @@ import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
 import { definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
-import { runTogether, StatementBatch, type StatementRead } from '../common/sql/together.js';
+import { StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
 import { creationChanges, itemState, knownChanges, recordingChanges } from '../changes/change-recording.js';
 import { changeHooks } from '../changes/change-commits.js';
@@ -62,13 +62,14 @@ export class EventsService {
     const user = ctx.user as AuthUser;
     const inserted = await this.writing('create', () =>
       this.dataSource.transaction(async (manager) => {
-        // the new id and the slugs the title's slug competes with, in one round trip
-        const allocating = this.items.idQuery(manager, 'event');
+        // the new id, the slugs the title's slug competes with and whether the commit takes snapshots, in one round trip
         const base = this.items.slugBase(input.slug, input.title ?? '');
-        const slugs = base ? slugRowsQuery(manager, 'events', base) : null;
-        const [allocated, slugRows] = await runTogether(manager, slugs ? [allocating.statement, slugs.statement] : [allocating.statement]);
-        const id = allocating.read(allocated);
-        slugs?.read(slugRows);
+        const first = new StatementBatch();
+        let id = 0;
+        first.read(this.items.idQuery(manager, 'event'), (allocated) => (id = allocated));
+        first.read(base ? slugRowsQuery(manager, 'events', base) : null);
+        first.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
+        await first.run(manager);
         const event = manager.create(EventEntity, {
           id,
           cost: null,
@@ -103,9 +104,12 @@ export class EventsService {
           categories: termsOf('category'),
           tags: termsOf('tag'),
         };
-        links.rows = await this.sendNewEventRows(manager, event, links, terms);
+        const bumped = this.items.bumpWithCommit(manager);
+        // without a series to start, the rows are the transaction's last statements: they carry its commit
+        const last = !series && (changeHooks(manager)?.quietCommit(manager) ?? true);
+        links.rows = await this.sendNewEventRows(manager, event, links, terms, last);
         if (series) await this.series.start(manager, event, series);
-        return { event, links, bumped: this.items.bumpWithCommit(manager) };
+        return { event, links, bumped };
       }),
     );
     await this.items.dataChanged(inserted.bumped);
@@ -124,14 +128,16 @@ export class EventsService {
    * A new event's rows in one round trip (`runTogether`): the record, its organizer links, its
    * change, the term counts (their row locks also serve the links' foreign-key checks, see
    * `lockForLinking`) and the term links, so that the terms' rows stay locked for the least time
-   * before the commit; then the rows its answer embeds, as this transaction wrote them, and whether
-   * the commit takes snapshots for the webhooks. Answers the rows read.
+   * before the commit; then the rows its answer embeds, as this transaction wrote them. With
+   * `last`, the commit goes in the same round trip: the terms' rows are then unlocked as soon as
+   * the server is done. Answers the rows read.
    */
   private async sendNewEventRows(
     manager: EntityManager,
     event: EventEntity,
     links: KnownEventLinks,
     terms: TermLinks,
+    last: boolean,
   ): Promise<Required<NonNullable<KnownEventLinks['rows']>>> {
     const batch = new StatementBatch();
     batch.send(insertStatement(manager, EventEntity, [event]));
@@ -148,18 +154,19 @@ export class EventsService {
       batch.send(count);
     for (const { service, ids } of terms) batch.send(this.links.termLinks(event.id, service, ids));
     const rows = this.payloads.embeddedRowsQueries(manager, event.venueId, links, batch);
-    batch.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
-    await batch.run(manager);
+    await batch.run(manager, last);
     return rows;
   }
 
   /**
    * A write to one event outside any series (an update of it, its trash), in its transaction and
-   * three round trips: the event's row locked and read with its links (and `ahead`, a read the
-   * change will want); then `change`, which makes the row to store from the current one (and may
-   * write links itself, saying so); then the changed columns, the change, the term counts moved by
-   * what changed, the rows the answer embeds and the snapshot probe, together; then the data
-   * version with the commit. The answer is built from what was written, without reading it back.
+   * two round trips: the event's row locked and read with its links, whether the commit takes
+   * snapshots for the webhooks (and `ahead`, a read the change will want); then `change`, which
+   * makes the row to store from the current one (and may write links itself, saying so); then the
+   * changed columns, the change, the term counts moved by what changed and the rows the answer
+   * embeds, together, with the data version and the commit when no snapshot is to be taken (else
+   * those go on their own after the snapshots). The answer is built from what was written, without
+   * reading it back.
    */
   private async writeOneEvent(
     manager: EntityManager,
@@ -174,6 +181,7 @@ export class EventsService {
     const read: { row?: EventEntity | null; links?: KnownEventLinks } = {};
     first.read(locking, (row) => (read.row = row));
     first.read(linking, (found) => (read.links = found));
+    first.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
     first.read(ahead);
     await first.run(manager);
     const locked = read.row;
@@ -194,9 +202,9 @@ export class EventsService {
     );
     for (const count of counts) batch.send(count);
     const rows = this.payloads.embeddedRowsQueries(manager, entity.venueId, after, batch);
-    batch.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
-    await batch.run(manager);
-    return { event: entity, links: { ...after, rows }, bumped: this.items.bumpWithCommit(manager) };
+    const bumped = this.items.bumpWithCommit(manager);
+    await batch.run(manager, changeHooks(manager)?.quietCommit(manager) ?? true);
+    return { event: entity, links: { ...after, rows }, bumped };
   }
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {

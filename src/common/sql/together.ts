@@ -35,15 +35,20 @@ export function isJoinedStatements(sql: string): boolean {
  * write, and the row locks they take are held only until the caller's next statement); the server
  * stops at the first that fails, and the whole call fails with its error (the caller's transaction
  * then rolls back). SQLite, and MySQL connections opened without `joinedStatements` (the CLI), run
- * them one by one.
+ * them one by one. With `commit`, they are the transaction's last statements and carry its commit
+ * where the connection can ({@link commitAhead}).
  */
-export async function runTogether(manager: EntityManager, statements: readonly Statement[]): Promise<unknown[]> {
+export async function runTogether(manager: EntityManager, statements: readonly Statement[], commit = false): Promise<unknown[]> {
   const { options } = manager.connection.driver;
   if (statements.length < 2 || (options as { extra?: { multipleStatements?: boolean } }).extra?.multipleStatements !== true) {
     const results: unknown[] = [];
-    for (const { sql, parameters } of statements) results.push(await manager.query(sql, parameters));
+    for (const [index, { sql, parameters }] of statements.entries()) {
+      if (commit && index === statements.length - 1) commitAhead(manager);
+      results.push(await manager.query(sql, parameters));
+    }
     return results;
   }
+  if (commit) commitAhead(manager);
   const text = statements.map((statement) => formatted(manager, statement)).join(';\n');
   sending.set(text, (sending.get(text) ?? 0) + 1);
   try {
@@ -77,6 +82,24 @@ export function holdForCommit(manager: EntityManager, statement: Statement): boo
   return true;
 }
 
+/** Where a MySQL/MariaDB connection of the serving app is told that its next query ends the transaction. */
+export const COMMIT_AHEAD = Symbol('the next query carries the commit');
+
+/**
+ * Lets the next query of the caller's transaction carry its `COMMIT`, with the statements held for
+ * it, when the connection can (see `database/deferred-begin.ts`) and the transaction is not nested;
+ * the transaction's own `COMMIT` then costs no round trip. For the caller's last statements, when
+ * it knows that nothing else is to be sent before the commit. Elsewhere (SQLite, the CLI) nothing
+ * changes: the commit goes on its own, as usual.
+ */
+function commitAhead(manager: EntityManager): void {
+  const runner = manager.queryRunner;
+  // TypeORM keeps the depth protected; every driver used here has it
+  if (!runner?.isTransactionActive || (runner as unknown as { transactionDepth: number }).transactionDepth !== 1) return;
+  const connection = (runner as unknown as { databaseConnection?: { [COMMIT_AHEAD]?: () => void } }).databaseConnection;
+  connection?.[COMMIT_AHEAD]?.();
+}
+
 /** A statement with its `?` values in place, as the MySQL driver formats a query with values (its time zone included). */
 function formatted(manager: EntityManager, { sql, parameters }: Statement): string {
   const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
@@ -103,9 +126,13 @@ export class StatementBatch {
     if (query) this.send(query.statement, (result) => keep(query.read(result)));
   }
 
-  /** Runs the statements in the caller's transaction, then hands each result on, in order. */
-  async run(manager: EntityManager): Promise<void> {
-    const results = await runTogether(manager, this.statements);
+  /**
+   * Runs the statements in the caller's transaction, then hands each result on, in order. With
+   * `commit`, they are the transaction's last: they carry its commit where the connection can
+   * ({@link runTogether}).
+   */
+  async run(manager: EntityManager, commit = false): Promise<void> {
+    const results = await runTogether(manager, this.statements, commit);
     results.forEach((result, index) => this.afterwards[index](result));
   }
 }
