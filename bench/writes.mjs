@@ -1,19 +1,24 @@
-// Updates or trashes against a running server, each request on another existing published event
-// outside any series (newest first, as the bench's update and trash scenarios), 32 connections;
-// prints the throughput and latency, and the CPU the server process and MariaDB used per request
-// (from /proc, when the server's process id is given).
+// Writes against a running server (the service, or bench/baseline.mjs, which takes the same paths):
+// updates or trashes, each request on another existing published event outside any series (newest
+// first, as the bench's update and trash scenarios), or creates linked to one organizer, category
+// and tag (the same three for every request, as the bench's create scenario); 32 connections
+// (CONNECTIONS=n otherwise). Prints the throughput and latency, and the CPU the server process and
+// MariaDB used per request (from /proc, when the server's process id is given).
 //
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/writes.mjs http://127.0.0.1:3900 update 8 [server pid]
-//   (update: a new title; trash: DELETE)
+//   (update: a new title; trash: DELETE; create: POST with organizer, category and tag)
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { cpuPerRequest } from './process-cpu.mjs';
 
 const [base = 'http://127.0.0.1:3900', kind = 'update', seconds = '8', serverPid] = process.argv.slice(2);
-if (!['update', 'trash'].includes(kind)) throw new Error('The kind of write is update or trash.');
+if (!['update', 'trash', 'create'].includes(kind)) throw new Error('The kind of write is update, trash or create.');
 const credentials = process.env.BENCH_CREDENTIALS ?? 'bench-admin:bench-password-1';
 const db = await mysql.createConnection(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench');
 const [rows] = await db.query("SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL ORDER BY id DESC LIMIT 30000");
+const [[link]] = await db.query(
+  'SELECT (SELECT MIN(id) FROM organizers) AS organizer, (SELECT MIN(id) FROM categories) AS category, (SELECT MIN(id) FROM tags) AS tag',
+);
 await db.end();
 if (rows.length === 0) throw new Error('No published event outside a series to write to.');
 
@@ -23,12 +28,27 @@ const authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
 const cpu = cpuPerRequest(serverPid);
 const result = await autocannon({
   url: base,
-  connections: 32,
+  connections: Number(process.env.CONNECTIONS ?? 32),
   duration: Number(seconds),
   requests: [
     {
       setupRequest: (request) => {
         const id = rows[next++ % rows.length].id;
+        if (kind === 'create')
+          return {
+            ...request,
+            method: 'POST',
+            path,
+            headers: { ...request.headers, authorization, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              title: `Created ${process.pid}-${next}`,
+              start_date: '2027-02-01 10:00:00',
+              end_date: '2027-02-01 12:00:00',
+              organizer: [link.organizer],
+              categories: [link.category],
+              tags: [link.tag],
+            }),
+          };
         return kind === 'update'
           ? {
               ...request,

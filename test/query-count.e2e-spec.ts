@@ -6,10 +6,12 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
 /**
  * Background statements whose number depends on timing, not on the request: reads of the shared
  * data version (requests of one event-loop turn share one), the at-most-once-a-second
- * publication of due scheduled items, and the webhook dispatcher's idle poll (once a second).
+ * publication of due scheduled items, the webhook dispatcher's idle poll (once a second) and the
+ * at-most-once-a-minute note of an application password's last use.
  */
 const BACKGROUND = [
   /^SELECT version FROM data_version/,
+  /^UPDATE app_passwords SET last_used_utc/,
   /^UPDATE \S+ SET \S+ = 'publish' WHERE \S+ = 'future'/,
   /^SELECT id FROM changes WHERE seq IS NULL LIMIT 1/,
   /^SELECT last_seq, dispatched_through FROM change_sequence/,
