@@ -40,6 +40,21 @@ function ask(connection: { query: (...args: unknown[]) => unknown }, ...args: un
 
 const joined = (sql: string) => sql.includes(';\n');
 
+/**
+ * A deferring connection in a transaction begun with `INSERT a`, with `UPDATE v` held for its
+ * commit and its next query asked to carry the commit; `ahead` asks again.
+ */
+async function carryingTheCommit() {
+  const fake = fakeConnection();
+  deferTransactionStarts(fake.connection, joined);
+  const calls = fake.connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void; [COMMIT_AHEAD]: () => void };
+  await ask(fake.connection, 'START TRANSACTION');
+  await ask(fake.connection, 'INSERT a');
+  calls[BEFORE_COMMIT]('UPDATE v');
+  calls[COMMIT_AHEAD]();
+  return { ...fake, ahead: calls[COMMIT_AHEAD] };
+}
+
 describe('deferTransactionStarts', () => {
   it('answers START TRANSACTION at once and sends it with the next statement, whose own result that caller gets', async () => {
     const { connection, sent } = fakeConnection();
@@ -128,14 +143,7 @@ describe('deferTransactionStarts', () => {
   });
 
   it('lets the last statements of a transaction carry its commit, whose own COMMIT is then answered at once', async () => {
-    const { connection, sent } = fakeConnection();
-    deferTransactionStarts(connection, joined);
-    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
-    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
-    await ask(connection, 'START TRANSACTION');
-    await ask(connection, 'INSERT a');
-    hold('UPDATE v');
-    ahead();
+    const { connection, sent, ahead } = await carryingTheCommit();
     await expect(ask(connection, 'INSERT b;\nSELECT c')).resolves.toEqual({
       results: ['result of INSERT b', 'result of SELECT c'],
       fields: ['fields 0', 'fields 1'],
@@ -155,34 +163,23 @@ describe('deferTransactionStarts', () => {
   });
 
   it('does not commit when the last statements fail: the ROLLBACK goes to the server', async () => {
-    const { connection, sent } = fakeConnection();
-    deferTransactionStarts(connection, joined);
-    const hold = (connection as unknown as { [BEFORE_COMMIT]: (sql: string) => void })[BEFORE_COMMIT];
-    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
-    await ask(connection, 'START TRANSACTION');
-    await ask(connection, 'INSERT a');
-    hold('UPDATE v');
-    ahead();
+    const { connection, sent } = await carryingTheCommit();
     await expect(ask(connection, 'INSERT b;\nFAIL')).rejects.toThrow('failed');
     await ask(connection, 'ROLLBACK');
     expect(sent).toEqual(['START TRANSACTION;\nINSERT a', 'INSERT b;\nFAIL;\nUPDATE v;\nCOMMIT', 'ROLLBACK']);
   });
 
   it('refuses a statement sent after the transaction committed with its last statements, and forgets it all on release', async () => {
-    const { connection, sent } = fakeConnection();
-    deferTransactionStarts(connection, joined);
-    const ahead = (connection as unknown as { [COMMIT_AHEAD]: () => void })[COMMIT_AHEAD];
-    await ask(connection, 'START TRANSACTION');
-    ahead();
-    await ask(connection, 'INSERT a');
+    const { connection, sent, ahead } = await carryingTheCommit();
+    await ask(connection, 'INSERT b');
     await expect(ask(connection, 'INSERT late')).rejects.toThrow('after its transaction committed');
-    expect(sent).toEqual(['START TRANSACTION;\nINSERT a;\nCOMMIT']);
+    expect(sent).toEqual(['START TRANSACTION;\nINSERT a', 'INSERT b;\nUPDATE v;\nCOMMIT']);
     // a request to carry the commit that was never used is forgotten with the connection
     await ask(connection, 'START TRANSACTION');
     ahead();
     connection.release();
-    await ask(connection, 'INSERT b');
-    expect(sent[1]).toBe('INSERT b');
+    await ask(connection, 'INSERT c');
+    expect(sent[2]).toBe('INSERT c');
   });
 
   it('sends a held start on its own before a query without a callback (a stream), in order', () => {
