@@ -48,18 +48,32 @@ export async function moveTermCounts(manager: EntityManager, before: TermContrib
   for (const { sql, parameters } of termCountStatements(manager, before, after)) await manager.query(sql, parameters);
 }
 
-/** The statements of {@link moveTermCounts}, in its order, to send with others (`runTogether`). */
+/**
+ * The statements of {@link moveTermCounts}, in its order, to send with others (`runTogether`): one
+ * per taxonomy whose counts move. Several terms of a taxonomy are moved by one statement whose
+ * `CASE` gives each its change; the server reads their rows in the order of their ids (the primary
+ * key), the order a statement per term would have taken.
+ */
 export function termCountStatements(manager: EntityManager, before: TermContribution, after: TermContribution): Statement[] {
   const statements: Statement[] = [];
   for (const { terms } of COUNTED) {
     const table = manager.connection.driver.escape(terms);
     const was = before.get(terms) ?? new Map<number, number>();
     const now = after.get(terms) ?? new Map<number, number>();
-    const ids = [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => a - b);
-    for (const id of ids) {
-      const delta = (now.get(id) ?? 0) - (was.get(id) ?? 0);
-      if (delta !== 0)
-        statements.push({ sql: `UPDATE ${table} SET published_count = published_count + ? WHERE id = ?`, parameters: [delta, id] });
+    const moves = [...new Set([...was.keys(), ...now.keys()])]
+      .sort((a, b) => a - b)
+      .map((id) => ({ id, delta: (now.get(id) ?? 0) - (was.get(id) ?? 0) }))
+      .filter(({ delta }) => delta !== 0);
+    if (moves.length === 1) {
+      const [{ id, delta }] = moves;
+      statements.push({ sql: `UPDATE ${table} SET published_count = published_count + ? WHERE id = ?`, parameters: [delta, id] });
+    } else if (moves.length > 1) {
+      const cases = moves.map(() => 'WHEN ? THEN ?').join(' ');
+      const ids = moves.map(() => '?').join(', ');
+      statements.push({
+        sql: `UPDATE ${table} SET published_count = published_count + CASE id ${cases} END WHERE id IN (${ids})`,
+        parameters: [...moves.flatMap(({ id, delta }) => [id, delta]), ...moves.map(({ id }) => id)],
+      });
     }
   }
   return statements;
