@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type TermContribution, termCountStatements } from './event-term-counts.js';
 
 /** Just what building the statements asks of a manager: the driver's quoting of names. */
@@ -31,23 +30,24 @@ describe('termCountStatements', () => {
     expect(tags).toEqual({ sql: 'UPDATE "tags" SET published_count = published_count + ? WHERE id = ?', parameters: [1, 1] });
   });
 
-  it('leaves every count where the links say, run against a real table', () => {
-    const db = new Database(':memory:');
+  it('leaves every count where the links say, run against a real table', async () => {
+    const db = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    await db.initialize();
     for (const table of ['categories', 'tags']) {
-      db.exec(`CREATE TABLE ${table} (id INTEGER PRIMARY KEY, published_count INTEGER NOT NULL)`);
-      for (let id = 1; id <= 10; id++) db.prepare(`INSERT INTO ${table} (id, published_count) VALUES (?, 5)`).run(id);
+      await db.query(`CREATE TABLE ${table} (id INTEGER PRIMARY KEY, published_count INTEGER NOT NULL)`);
+      for (let id = 1; id <= 10; id++) await db.query(`INSERT INTO ${table} (id, published_count) VALUES (?, 5)`, [id]);
     }
     const before = contribution({ 1: 1, 2: 2, 3: 1 }, { 4: 1, 6: 1, 8: 1 });
     const after = contribution({ 2: 1, 3: 1, 10: 3 }, { 4: 1, 5: 1 });
-    for (const { sql, parameters } of termCountStatements(manager, before, after)) db.prepare(sql).run(...(parameters ?? []));
-    const counts = (table: string) =>
+    for (const { sql, parameters } of termCountStatements(manager, before, after)) await db.query(sql, parameters);
+    const counts = async (table: string) =>
       Object.fromEntries(
-        (db.prepare(`SELECT id, published_count AS n FROM ${table} ORDER BY id`).all() as Array<{ id: number; n: number }>).map(
+        ((await db.query(`SELECT id, published_count AS n FROM ${table} ORDER BY id`)) as Array<{ id: number; n: number }>).map(
           ({ id, n }) => [id, n],
         ),
       );
-    expect(counts('categories')).toEqual({ 1: 4, 2: 4, 3: 5, 4: 5, 5: 5, 6: 5, 7: 5, 8: 5, 9: 5, 10: 8 });
-    expect(counts('tags')).toEqual({ 1: 5, 2: 5, 3: 5, 4: 5, 5: 6, 6: 4, 7: 5, 8: 4, 9: 5, 10: 5 });
-    db.close();
+    expect(await counts('categories')).toEqual({ 1: 4, 2: 4, 3: 5, 4: 5, 5: 5, 6: 5, 7: 5, 8: 5, 9: 5, 10: 8 });
+    expect(await counts('tags')).toEqual({ 1: 5, 2: 5, 3: 5, 4: 5, 5: 6, 6: 4, 7: 5, 8: 4, 9: 5, 10: 5 });
+    await db.destroy();
   });
 });
