@@ -40,12 +40,10 @@ describe('termCountStatements', () => {
     const before = contribution({ 1: 1, 2: 2, 3: 1 }, { 4: 1, 6: 1, 8: 1 });
     const after = contribution({ 2: 1, 3: 1, 10: 3 }, { 4: 1, 5: 1 });
     for (const { sql, parameters } of termCountStatements(manager, before, after)) await db.query(sql, parameters);
-    const counts = async (table: string) =>
-      Object.fromEntries(
-        ((await db.query(`SELECT id, published_count AS n FROM ${table} ORDER BY id`)) as Array<{ id: number; n: number }>).map(
-          ({ id, n }) => [id, n],
-        ),
-      );
+    const counts = async (table: string) => {
+      const rows = await db.query<Array<{ id: number; n: number }>>(`SELECT id, published_count AS n FROM ${table} ORDER BY id`);
+      return Object.fromEntries(rows.map(({ id, n }) => [id, n]));
+    };
     expect(await counts('categories')).toEqual({ 1: 4, 2: 4, 3: 5, 4: 5, 5: 5, 6: 5, 7: 5, 8: 5, 9: 5, 10: 8 });
     expect(await counts('tags')).toEqual({ 1: 5, 2: 5, 3: 5, 4: 5, 5: 6, 6: 4, 7: 5, 8: 4, 9: 5, 10: 5 });
     await db.destroy();
