@@ -35,8 +35,8 @@ const AFTER_COMMIT = 'A statement was sent after its transaction committed with 
  *   when the writer knows nothing else is to be sent): the held statements and the `COMMIT` follow
  *   them in the same query, and their caller gets only their own results. When any of them fails,
  *   the `COMMIT` is not run and the caller gets the error. Once it has run, the transaction's own
- *   `COMMIT` is answered at once; any other statement before it is refused (it would no longer run
- *   inside the transaction).
+ *   `COMMIT` (or a `ROLLBACK`, which has nothing left to undo) is answered at once; any other
+ *   statement before it is refused (it would no longer run inside the transaction).
  *
  * A connection released or closed with anything still held has sent nothing of it: it is forgotten,
  * never joined to the next user's statements. `isJoined(sql)`: true for a text that already holds
@@ -69,10 +69,9 @@ export function deferTransactionStarts(connection: BeginningConnection, isJoined
     if (typeof sql !== 'string') return query(...args);
     if (committed) {
       committed = false;
-      if (COMMIT.test(sql)) process.nextTick(() => callback(null, BEGUN, undefined));
-      // a rollback has nothing left to undo; anything else would run outside the transaction
-      else if (ROLLBACK.test(sql)) process.nextTick(() => callback(null, BEGUN, undefined));
-      else process.nextTick(() => callback(new Error(AFTER_COMMIT)));
+      // the commit is done and a rollback has nothing left to undo; anything else would run outside the transaction
+      const ends = COMMIT.test(sql) || ROLLBACK.test(sql);
+      process.nextTick(() => (ends ? callback(null, BEGUN, undefined) : callback(new Error(AFTER_COMMIT))));
       return undefined;
     }
     if (BEGIN.test(sql)) {
