@@ -71,10 +71,12 @@ function wireQueries(port: number): { texts: string[]; stop(): void } {
   return { texts, stop: () => void (Socket.prototype.write = original) };
 }
 
+/** A pass of the change sequencer, which may run beside a request (after an earlier commit). */
+const SEQUENCER = /^SET TRANSACTION ISOLATION|change_sequence|^SELECT id FROM changes |^UPDATE changes SET seq/;
+
 /** The query texts of `wire` that are not background work (see `BACKGROUND`), nor a pass of the change sequencer. */
 function ownTexts(texts: string[]): string[] {
-  const sequencer = /^SET TRANSACTION ISOLATION|change_sequence|^SELECT id FROM changes |^UPDATE changes SET seq/;
-  return texts.filter((text) => !BACKGROUND.some((pattern) => pattern.test(text)) && !sequencer.test(text));
+  return texts.filter((text) => !BACKGROUND.some((pattern) => pattern.test(text)) && !SEQUENCER.test(text));
 }
 
 /** The database server's port, for the MySQL/MariaDB runs. */
@@ -260,11 +262,9 @@ describe('work per list request', () => {
     const mysql = dataSource.options.type !== 'better-sqlite3';
     const counter = countQueries(dataSource);
 
-    /** A pass of the change sequencer, which may run beside the request (after an earlier commit). */
-    const sequencer = /^SET TRANSACTION ISOLATION|change_sequence|^SELECT id FROM changes |^UPDATE changes SET seq/;
     /** The request's statements before its transaction (the sequencer's apart), and those between its start and its commit. */
     const transaction = () => {
-      const own = counter.statements.filter((sql) => !sequencer.test(sql));
+      const own = counter.statements.filter((sql) => !SEQUENCER.test(sql));
       const begin = own.findIndex(
         (sql, index) => /^(START|BEGIN) TRANSACTION/i.test(sql) && /FROM events WHERE id = /.test(own[index + 1] ?? ''),
       );

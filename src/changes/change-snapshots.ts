@@ -67,7 +67,7 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
    */
   snapshotProbe(manager: EntityManager): StatementRead<void> | null {
     const runner = manager.queryRunner;
-    if (!runner || this.probes.length === 0 || this.renderers.size === 0) return null;
+    if (!runner || this.takesNone()) return null;
     return {
       statement: this.probeStatement(),
       read: (result) => void this.probed.set(runner, (result as unknown[]).length > 0),
@@ -75,9 +75,14 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   }
 
   quietCommit(manager: EntityManager): boolean {
-    if (this.renderers.size === 0 || this.probes.length === 0) return true;
+    if (this.takesNone()) return true;
     const runner = manager.queryRunner;
     return runner !== undefined && this.probed.get(runner) === false;
+  }
+
+  /** No snapshot can be wanted: nothing is probed, or no kind of record can be rendered. */
+  private takesNone(): boolean {
+    return this.probes.length === 0 || this.renderers.size === 0;
   }
 
   private probeStatement(): Statement {
@@ -126,7 +131,7 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   }
 
   private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
-    if (this.renderers.size === 0 || this.probes.length === 0) return;
+    if (this.takesNone()) return;
     const runner = manager.queryRunner;
     let wanted = runner ? this.probed.get(runner) : undefined;
     if (runner) this.probed.delete(runner);
