@@ -6,11 +6,12 @@ import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheMiddleware } from './cache/response-cache.js';
 import { ItemReadsFirstMiddleware } from './cache/item-reads-first.js';
+import { ItemWritesFirstMiddleware, writesBeforeFramework } from './http/item-writes-first.js';
 import { answersBeforeFramework } from './cache/reads-first.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
-import type { AppConfig, LimitsConfig } from './config/app-config.js';
+import type { AppConfig, DatabaseConfig, LimitsConfig } from './config/app-config.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
@@ -47,7 +48,8 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
  * validation pipe (`APP_PIPE`), the handler, the `Allow` interceptor and the exception filter
  * (`APP_FILTER`) of `HttpModule` take over.
  */
-function lifecycle(limits: LimitsConfig): Type[] {
+function lifecycle(config: Pick<AppConfig, 'limits' | 'database'>): Type[] {
+  const { limits } = config;
   return [
     RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
     EditionMiddleware, // edition, request context, headers of every answer
@@ -61,6 +63,7 @@ function lifecycle(limits: LimitsConfig): Type[] {
     ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
     BodyParserMiddleware, // 4. JSON and form bodies (400)
     ...(answersBeforeFramework(limits) ? [ItemReadsFirstMiddleware] : []), // shapes of single item reads (cache/reads-first.ts)
+    ...(writesBeforeFramework(config) ? [ItemWritesFirstMiddleware] : []), // shapes of single item writes (http/item-writes-first.ts)
     ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
   ];
 }
@@ -131,6 +134,7 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(...lifecycle(this.config.getOrThrow<LimitsConfig>('limits'))).forRoutes('/');
+    const config = { limits: this.config.getOrThrow<LimitsConfig>('limits'), database: this.config.getOrThrow<DatabaseConfig>('database') };
+    consumer.apply(...lifecycle(config)).forRoutes('/');
   }
 }

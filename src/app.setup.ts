@@ -5,6 +5,8 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import { pinoHttp } from 'pino-http';
 import { AppModule } from './app.module.js';
 import { ItemReadsFirst } from './cache/item-reads-first.js';
+import { ItemWritesFirst, writesBeforeFramework } from './http/item-writes-first.js';
+import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
 import { answerReadsFirst, answersBeforeFramework } from './cache/reads-first.js';
 import { ResponseCacheStore } from './cache/response-cache-store.js';
 import type { AppConfig } from './config/app-config.js';
@@ -84,6 +86,14 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     answerReadsFirst(app.getHttpServer(), {
       store: config.limits.responseCache ? app.get(ResponseCacheStore) : null,
       items: app.get(ItemReadsFirst),
+      writes: writesBeforeFramework(config)
+        ? {
+            items: app.get(ItemWritesFirst),
+            credentials: app.get(BasicAuthMiddleware),
+            translator: app.get(Translator),
+            maxBodyBytes: config.http.maxBodyBytes,
+          }
+        : null,
       caching: { maxAgeSeconds: config.http.cacheMaxAgeSeconds },
       onAnswer: log && ((req, res) => log(req, res)),
     });

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { entityTag, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
 import { singleItemLastModified } from '../common/http/last-modified.interceptor.js';
 import type { LimitsConfig } from '../config/app-config.js';
+import { answerWrite, type ItemWritesFirst, type WritesFirstDeps } from '../http/item-writes-first.js';
 import { allowedMethods } from '../http/allow.js';
 import { JSON_CONTENT_TYPE } from '../http/api-express.adapter.js';
 import type { ReadCaching } from '../http/conditional-reads.js';
@@ -24,6 +25,8 @@ export interface ReadsFirstOptions {
   store: ResponseCacheStore | null;
   items: ItemReadsFirst;
   caching: ReadCaching;
+  /** Authenticated writes of single items made here too (`http/item-writes-first.ts`), or null. */
+  writes?: (WritesFirstDeps & { items: ItemWritesFirst }) | null;
   /** Called for each request answered here (the request log). */
   onAnswer?: OnAnswer;
 }
@@ -44,14 +47,25 @@ export interface ReadsFirstOptions {
  * Either writes what the whole pipeline would have written: the headers the steps before the
  * handler set for that request shape, then the answer's validators, caching and representation
  * headers and bytes, or a `304` when the requester's copy is current.
+ *
+ * With `writes`, authenticated writes of single items of a learned shape are made here too
+ * (`http/item-writes-first.ts`).
  */
 export function answerReadsFirst(server: Server, options: ReadsFirstOptions): void {
-  const { store, items, onAnswer = () => undefined } = options;
+  const { store, items, writes, onAnswer = () => undefined } = options;
   const listeners = server.listeners('request') as RequestListener[];
   if (listeners.length !== 1) throw new Error(`Expected one request handler on the server, found ${listeners.length}.`);
   const [framework] = listeners;
   server.removeListener('request', framework);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const write = writes?.items.templateFor(req);
+    if (write) {
+      void answerWrite(req, res, write, writes as WritesFirstDeps, onAnswer).then(
+        (answered) => answered || framework.call(server, req, res),
+        () => res.destroy(),
+      );
+      return;
+    }
     const item = items.templateFor(req);
     const shortcut = item || !store ? undefined : store.shortcutFor(req);
     if (!item && !shortcut) return framework.call(server, req, res);

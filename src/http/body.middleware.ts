@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
@@ -10,7 +11,31 @@ import { sizeProblem } from './client-errors.js';
 
 const RAW_BODY = Symbol('raw-body');
 
-type WithRawBody = Request & { [RAW_BODY]?: Buffer };
+type WithRawBody = Request & { [RAW_BODY]?: Buffer | ApiError };
+
+/**
+ * Reads a request's body, at most `maxBytes` (413 past it, 400 when the stream breaks off). The
+ * caller has checked the declared length already.
+ */
+export async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return Buffer.alloc(0);
+  try {
+    return await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] });
+  } catch (error) {
+    throw (error as { type?: string }).type === 'entity.too.large'
+      ? new ApiError(413, ErrorCode.PayloadTooLarge, { limit: maxBytes })
+      : new ApiError(400, ErrorCode.InvalidJson);
+  }
+}
+
+/**
+ * Keeps the outcome of reading a request's body (the bytes, or the error answer) for the lifecycle,
+ * when the server's own handler read it before handing the request to the framework
+ * (`http/item-writes-first.ts`): the body step then takes it instead of reading the stream again.
+ */
+export function keepRawBody(req: IncomingMessage, outcome: Buffer | ApiError): void {
+  (req as WithRawBody)[RAW_BODY] = outcome;
+}
 
 /**
  * Step 1 of the order of checks (spec §4.6): a request target longer than `MAX_URL_BYTES` is
@@ -34,16 +59,13 @@ export class BodyLimitMiddleware implements NestMiddleware {
     if (oversized === 414) throw new ApiError(414, ErrorCode.UriTooLong, { limit: this.limits.maxUrlBytes });
     if (oversized === 431) throw new ApiError(431, ErrorCode.HeadersTooLarge, { limit: this.limits.maxHeaderBytes });
     if (!req.ctx.target) return next();
-    const tooLarge = () => new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
-    if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) throw tooLarge();
-    if (!req.headers['content-length'] && !req.headers['transfer-encoding']) {
-      req[RAW_BODY] = Buffer.alloc(0);
-      return next();
-    }
-    try {
-      req[RAW_BODY] = await getRawBody(req, { limit: this.maxBytes, length: req.headers['content-length'] });
-    } catch (error) {
-      throw (error as { type?: string }).type === 'entity.too.large' ? tooLarge() : new ApiError(400, ErrorCode.InvalidJson);
+    const kept = req[RAW_BODY];
+    if (kept instanceof ApiError) throw kept;
+    if (kept === undefined) {
+      if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) {
+        throw new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
+      }
+      req[RAW_BODY] = await readRawBody(req, this.maxBytes);
     }
     next();
   }
@@ -57,7 +79,8 @@ export class BodyLimitMiddleware implements NestMiddleware {
 export class BodyParserMiddleware implements NestMiddleware {
   async use(req: WithRawBody, res: Response, next: NextFunction): Promise<void> {
     if (!req.ctx.target) return next();
-    const body = await parseBody(req[RAW_BODY] ?? Buffer.alloc(0), req.headers['content-type']);
+    const raw = req[RAW_BODY];
+    const body = await parseBody(raw instanceof Buffer ? raw : Buffer.alloc(0), req.headers['content-type']);
     const merged = { ...(req.query as Record<string, unknown>), ...body };
     Object.defineProperty(req, 'query', { value: merged, writable: true, configurable: true });
     req.body = merged;

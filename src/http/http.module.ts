@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ItemWritesFirst } from './item-writes-first.js';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe.js';
 import { AllowHeaderInterceptor } from './allow-header.interceptor.js';
@@ -16,10 +17,11 @@ import { RouteRegistry } from './route-registry.js';
   imports: [DiscoveryModule],
   providers: [
     RouteRegistry,
+    ItemWritesFirst,
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: AllowHeaderInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
-  exports: [RouteRegistry],
+  exports: [RouteRegistry, ItemWritesFirst],
 })
 export class HttpModule {}

@@ -1,12 +1,36 @@
+import type { IncomingMessage } from 'node:http';
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { runTogether } from '../common/sql/together.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { LoginLocks } from '../limits/login-locks.js';
+import { type LoginCheck, LoginLocks } from '../limits/login-locks.js';
 import { tooManyRequests } from '../limits/rate-limits.js';
-import { AuthService, parseBasicAuthorization } from './auth.service.js';
+import type { AuthUser } from '../common/http/request-context.js';
+import { AuthService, type BasicCredentials, parseBasicAuthorization } from './auth.service.js';
+
+/** What the credentials of a request came to: a lock, a refusal (401), or the user. */
+export interface CredentialsOutcome {
+  lock: LoginCheck;
+  user?: AuthUser;
+  refused?: ApiError;
+}
+
+/** `Cache-Control` of every answer to a request with valid credentials. */
+export const AUTHENTICATED_CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private';
+
+const CHECKED = Symbol('credentials-checked');
+type Checked = Request & { [CHECKED]?: CredentialsOutcome };
+
+/**
+ * Keeps what a check of the request's credentials came to, when the server's own handler made it
+ * before handing the request to the framework (`http/item-writes-first.ts`): this step then acts on
+ * it instead of checking again (a wrong password is hashed once).
+ */
+export function keepCredentialsOutcome(req: IncomingMessage, outcome: CredentialsOutcome): void {
+  (req as Checked)[CHECKED] = outcome;
+}
 
 /**
  * Step 2 of the order of checks (spec §4.2, §4.6): supplied Basic credentials are checked on every
@@ -28,20 +52,34 @@ export class BasicAuthMiddleware implements NestMiddleware {
     const credentials = parseBasicAuthorization(req.headers.authorization);
     if (!credentials) return next();
     const client = req.ip ?? 'unknown';
-    // the lock count and the passwords in one round trip; the passwords are looked at only when free
+    const outcome = (req as Checked)[CHECKED] ?? (await this.check(client, credentials));
+    if (outcome.lock.waitSeconds !== null) throw tooManyRequests(outcome.lock.waitSeconds);
+    if (outcome.refused) {
+      if (outcome.refused.status === 401) await this.locks.failed(client, credentials.login);
+      throw outcome.refused;
+    }
+    req.ctx.user = outcome.user as AuthUser;
+    if (outcome.lock.pairFailures > 0) await this.locks.succeeded(client, credentials.login);
+    res.setHeader('Cache-Control', AUTHENTICATED_CACHE_CONTROL);
+    next();
+  }
+
+  /**
+   * The check of credentials sent from `client`, without its consequences (the answer, the failure
+   * counted, the pair's failures cleared): the lock count and the passwords in one round trip; the
+   * passwords are looked at only when free.
+   */
+  async check(client: string, credentials: BasicCredentials): Promise<CredentialsOutcome> {
     const locking = this.locks.checkQuery(client, credentials.login);
     const reading = this.auth.passwordsQuery(credentials.login);
     const [counts, passwords] = await runTogether(this.dataSource.manager, [locking.statement, reading.statement]);
-    const check = await locking.read(counts);
-    if (check.waitSeconds !== null) throw tooManyRequests(check.waitSeconds);
+    const lock = await locking.read(counts);
+    if (lock.waitSeconds !== null) return { lock };
     try {
-      req.ctx.user = await this.auth.authenticateWith(credentials, reading.read(passwords));
+      return { lock, user: await this.auth.authenticateWith(credentials, reading.read(passwords)) };
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) await this.locks.failed(client, credentials.login);
+      if (error instanceof ApiError) return { lock, refused: error };
       throw error;
     }
-    if (check.pairFailures > 0) await this.locks.succeeded(client, credentials.login);
-    res.setHeader('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
-    next();
   }
 }

@@ -14,8 +14,20 @@ const PER_ANSWER = new Set(['date', 'x-cache']);
 
 /** A `GET` with exactly the given headers (no client adds any of its own but `Host`). */
 export function rawGet(port: number, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return rawRequest(port, 'GET', path, headers);
+}
+
+/** A request with exactly the given headers (and `Content-Length` when there is a body). */
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+    const sent = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: sent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -32,7 +44,7 @@ export function rawGet(port: number, path: string, headers: Record<string, strin
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
