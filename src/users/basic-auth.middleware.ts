@@ -18,7 +18,7 @@ export interface CredentialsOutcome {
 }
 
 /** `Cache-Control` of every answer to a request with valid credentials. */
-export const AUTHENTICATED_CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private';
+const AUTHENTICATED_CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private';
 
 const CHECKED = Symbol('credentials-checked');
 type Checked = Request & { [CHECKED]?: CredentialsOutcome };
