@@ -31,16 +31,30 @@ export interface ItemTemplate {
   /** The route's canonical URL up to the id (`/events/`): with the id, the response cache's key. */
   url: string;
   headers: HeaderList;
-  context: { base: string; api: string; route: RegisteredRoute; path: string };
+  context: TemplateContext;
   read: ItemReader;
 }
 
+/** The request context a learned route's handler got, without the id and the user. */
+export interface TemplateContext {
+  base: string;
+  api: string;
+  route: RegisteredRoute;
+  path: string;
+}
+
 /** A path id as the single-item routes take it: a positive integer without leading zeros. */
-const ID = /^[1-9]\d{0,14}$/;
-const MAX_TEMPLATES = 256;
+export const PATH_ID = /^[1-9]\d{0,14}$/;
+/** Most request shapes kept, per kind of template. */
+export const MAX_TEMPLATES = 256;
+
+/** The part of a template's key the `Origin` makes (answers differ by it: CORS). */
+export function originKey(origin: string | undefined): string {
+  return origin === undefined ? '-' : `+${origin}`;
+}
 
 function templateKey(origin: string | undefined, prefix: string): string {
-  return `${origin === undefined ? '-' : `+${origin}`}\n${prefix}`;
+  return `${originKey(origin)}\n${prefix}`;
 }
 
 /**
@@ -74,7 +88,8 @@ export class ItemReadsFirst {
     const route = ctx.route;
     const id = ctx.routeParams.id;
     const target = req.originalUrl;
-    if (req.method !== 'GET' || !route || ctx.user || !ctx.target || ctx.target.search !== '' || id === undefined || !ID.test(id)) return;
+    if (req.method !== 'GET' || !route || ctx.user || !ctx.target || ctx.target.search !== '' || id === undefined || !PATH_ID.test(id))
+      return;
     const read = this.readers.get(route.path);
     const suffix = `/${id}`;
     if (!read || !target.endsWith(suffix) || !req.url.endsWith(suffix) || !ctx.target.path.endsWith(suffix)) return;
@@ -95,7 +110,7 @@ export class ItemReadsFirst {
     const target = req.url ?? '';
     const slash = target.lastIndexOf('/');
     const id = target.slice(slash + 1);
-    if (!ID.test(id) || req.headers['if-match'] !== undefined) return undefined;
+    if (!PATH_ID.test(id) || req.headers['if-match'] !== undefined) return undefined;
     const template = this.templates.get(templateKey(req.headers.origin, target.slice(0, slash + 1)));
     return template && isPlainAnonymousGet(req, target, this.limits) ? { template, id } : undefined;
   }

@@ -5,7 +5,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { flatHeaders, type HeaderList, headersSoFar } from '../cache/response-cache-store.js';
 import { isJsonMediaType, parseBody } from '../common/http/body.js';
-import type { RegisteredRoute, RequestContext } from '../common/http/request-context.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { MAX_TEMPLATES, originKey, PATH_ID, type TemplateContext } from '../cache/item-reads-first.js';
 import type { AppConfig, HttpConfig } from '../config/app-config.js';
 import { Translator } from '../i18n/translator.js';
 import { BasicAuthMiddleware, keepCredentialsOutcome } from '../users/basic-auth.middleware.js';
@@ -41,16 +42,12 @@ type WriteMethod = 'POST' | 'DELETE';
 interface WriteTemplate {
   edition: string;
   headers: HeaderList;
-  context: { base: string; api: string; route: RegisteredRoute; path: string };
+  context: TemplateContext;
   writer: ItemWriter;
 }
 
-/** A path id as the single-item routes take it: a positive integer without leading zeros. */
-const ID = /^[1-9]\d{0,14}$/;
-const MAX_TEMPLATES = 256;
-
 function templateKey(method: string, origin: string | undefined, prefix: string): string {
-  return `${method}\n${origin === undefined ? '-' : `+${origin}`}\n${prefix}`;
+  return `${method}\n${originKey(origin)}\n${prefix}`;
 }
 
 /**
@@ -115,7 +112,7 @@ export class ItemWritesFirst {
     if ((req.method !== 'POST' && req.method !== 'DELETE') || !route || !ctx.user || !ctx.target || ctx.target.search !== '') return;
     const writer = this.writers.get(`${req.method} ${route.path}`);
     const suffix = `/${id}`;
-    if (!writer || id === undefined || !ID.test(id) || !target.endsWith(suffix) || !ctx.target.path.endsWith(suffix)) return;
+    if (!writer || id === undefined || !PATH_ID.test(id) || !target.endsWith(suffix) || !ctx.target.path.endsWith(suffix)) return;
     if (!isPlainWrite(req, target, this.limits)) return;
     const cut = (text: string) => text.slice(0, text.length - id.length);
     this.templates.set(templateKey(req.method, req.headers.origin, cut(target)), {
@@ -132,7 +129,7 @@ export class ItemWritesFirst {
     const target = req.url ?? '';
     const slash = target.lastIndexOf('/');
     const id = target.slice(slash + 1);
-    if (!ID.test(id)) return undefined;
+    if (!PATH_ID.test(id)) return undefined;
     const template = this.templates.get(templateKey(req.method, req.headers.origin, target.slice(0, slash + 1)));
     return template && isPlainWrite(req, target, this.limits) ? { template, id } : undefined;
   }
