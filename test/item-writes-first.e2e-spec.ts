@@ -219,6 +219,7 @@ describe('single event writes made before the framework', () => {
       ['query string', 'POST', `${path}?recurrence_scope=this`, headers, '{"title":"b"}'],
       ['form body', 'POST', path, { Authorization: admin, 'Content-Type': 'application/x-www-form-urlencoded' }, 'title=c'],
       ['PUT', 'PUT', path, headers, '{"title":"d"}'],
+      ['method override', 'POST', path, { ...headers, 'X-HTTP-Method-Override': 'PATCH' }, '{"title":"d2"}'],
       ['leading zero', 'POST', `${API}/events/0${target}`, headers, '{"title":"e"}'],
       ['anonymous', 'POST', path, JSON_BODY, '{"title":"f"}'],
       ['new Origin', 'POST', path, { ...headers, Origin: 'https://new.example' }, '{"title":"g"}'],
@@ -226,6 +227,12 @@ describe('single event writes made before the framework', () => {
     for (const [name, method, where, sent, body] of shapes) {
       expect([name, await frameworkCalls(() => send(method, where, sent, body))]).toEqual([name, 1]);
     }
+    // a POST the route step handles as a DELETE trashes, as the pipeline does
+    const overridden = await newEvent('Overridden');
+    let trashed: Answer | undefined;
+    const override = { ...headers, 'X-HTTP-Method-Override': 'DELETE' };
+    expect(await frameworkCalls(async () => (trashed = await send('POST', `${API}/events/${overridden}`, override, '{}')))).toBe(1);
+    expect([trashed?.status, JSON.parse(trashed?.body.toString() ?? '{}').status]).toEqual([200, 'trash']);
     // the new Origin's shape was learned by its request
     expect(await frameworkCalls(() => send('POST', path, { ...headers, Origin: 'https://new.example' }, { title: 'h' }))).toBe(0);
     expect((await readBack(target)).title).toBe('h');

@@ -52,12 +52,14 @@ function templateKey(method: string, origin: string | undefined, prefix: string)
 
 /**
  * Whether a write has the plain shape answered before the framework: Basic credentials, no
- * `If-Match`, within the size limits, a JSON body of a declared length (`POST`) or no body at all
+ * `If-Match`, no method override, within the size limits, a JSON body of a declared length (`POST`) or no body at all
  * (`DELETE`).
  */
 function isPlainWrite(req: IncomingMessage, target: string, limits: HttpConfig): boolean {
   const headers = req.headers;
   if (headers.authorization === undefined || headers['if-match'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+  // a `POST` the route step handles as another method (spec §2.3 item 9)
+  if (headers['x-http-method-override'] !== undefined) return false;
   const length = headers['content-length'];
   const fits =
     req.method === 'POST'
