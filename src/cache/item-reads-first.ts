@@ -53,6 +53,13 @@ export function originKey(origin: string | undefined): string {
   return origin === undefined ? '-' : `+${origin}`;
 }
 
+/** A request target split before its last segment, when that is an item id: `/…/events/` and `42`. */
+export function splitAtId(target: string): { prefix: string; id: string } | null {
+  const slash = target.lastIndexOf('/');
+  const id = target.slice(slash + 1);
+  return PATH_ID.test(id) ? { prefix: target.slice(0, slash + 1), id } : null;
+}
+
 function templateKey(origin: string | undefined, prefix: string): string {
   return `${originKey(origin)}\n${prefix}`;
 }
@@ -108,11 +115,10 @@ export class ItemReadsFirst {
   templateFor(req: IncomingMessage): { template: ItemTemplate; id: string } | undefined {
     if (this.templates.size === 0) return undefined;
     const target = req.url ?? '';
-    const slash = target.lastIndexOf('/');
-    const id = target.slice(slash + 1);
-    if (!PATH_ID.test(id) || req.headers['if-match'] !== undefined) return undefined;
-    const template = this.templates.get(templateKey(req.headers.origin, target.slice(0, slash + 1)));
-    return template && isPlainAnonymousGet(req, target, this.limits) ? { template, id } : undefined;
+    const split = splitAtId(target);
+    if (!split || req.headers['if-match'] !== undefined) return undefined;
+    const template = this.templates.get(templateKey(req.headers.origin, split.prefix));
+    return template && isPlainAnonymousGet(req, target, this.limits) ? { template, id: split.id } : undefined;
   }
 }
 

@@ -20,7 +20,13 @@ export function allowedMethods(route: RegisteredRoute, user: AuthUser | null, it
   return route.methods.filter(permitted);
 }
 
+/** The `Allow` field of an answer of a matched route (spec §14.2); null for other answers, which carry none. */
+export function allowField(ctx: RequestContext): string | null {
+  return ctx.route ? allowedMethods(ctx.route, ctx.user, ctx.subject).join(', ') : null;
+}
+
 /** Sets `Allow` on an answer of a matched route (spec §14.2); other answers carry none. */
 export function setAllowHeader(ctx: RequestContext, response: Response): void {
-  if (ctx.route) response.setHeader('Allow', allowedMethods(ctx.route, ctx.user, ctx.subject).join(', '));
+  const allow = allowField(ctx);
+  if (allow !== null) response.setHeader('Allow', allow);
 }

@@ -6,7 +6,9 @@ import { isDatabaseMarkedDown, isDatabaseUnavailable } from '../common/errors/db
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Editions } from '../editions/editions.js';
 import { Translator } from '../i18n/translator.js';
-import { setAllowHeader } from './allow.js';
+import type { ErrorResponse } from '../common/errors/error.response.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { allowField } from './allow.js';
 import { renderError } from './error-renderer.js';
 
 /**
@@ -62,8 +64,26 @@ export class ApiExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    if (error.extra.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.extra.retryAfterSeconds));
-    if (request.ctx) setAllowHeader(request.ctx, response);
-    adapter.reply(response, renderError(error, this.translator, request.ctx?.edition ?? this.editions.defaultEdition), error.status);
+    const answer = errorAnswer(error, request.ctx, this.translator, request.ctx?.edition ?? this.editions.defaultEdition);
+    for (const [name, value] of answer.headers) response.setHeader(name, value);
+    adapter.reply(response, answer.payload, error.status);
   }
+}
+
+/**
+ * The error answer of the API to a request with `ctx` (none outside the lifecycle): the headers it
+ * adds to those set so far (`Retry-After` where the error gives a wait, `Allow` on a matched route)
+ * and its payload in the edition's language. The status is the error's.
+ */
+export function errorAnswer(
+  error: ApiError,
+  ctx: RequestContext | undefined,
+  translator: Translator,
+  edition: string,
+): { headers: Array<[string, string]>; payload: ErrorResponse } {
+  const headers: Array<[string, string]> = [];
+  if (error.extra.retryAfterSeconds !== undefined) headers.push(['Retry-After', String(error.extra.retryAfterSeconds)]);
+  const allow = ctx ? allowField(ctx) : null;
+  if (allow !== null) headers.push(['Allow', allow]);
+  return { headers, payload: renderError(error, translator, edition) };
 }

@@ -6,17 +6,16 @@ import { LRUCache } from 'lru-cache';
 import { flatHeaders, type HeaderList, headersSoFar } from '../cache/response-cache-store.js';
 import { isJsonMediaType, parseBody } from '../common/http/body.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { MAX_TEMPLATES, originKey, PATH_ID, type TemplateContext } from '../cache/item-reads-first.js';
+import { MAX_TEMPLATES, originKey, PATH_ID, splitAtId, type TemplateContext } from '../cache/item-reads-first.js';
 import type { AppConfig, HttpConfig } from '../config/app-config.js';
 import { Translator } from '../i18n/translator.js';
 import { BasicAuthMiddleware, keepCredentialsOutcome } from '../users/basic-auth.middleware.js';
 import { parseBasicAuthorization } from '../users/auth.service.js';
-import { allowedMethods } from './allow.js';
+import { allowField } from './allow.js';
 import { JSON_CONTENT_TYPE } from './api-express.adapter.js';
-import { toApiError } from './api-exception.filter.js';
+import { errorAnswer, toApiError } from './api-exception.filter.js';
 import { keepRawBody, readRawBody } from './body.middleware.js';
 import { sizeProblem } from './client-errors.js';
-import { renderError } from './error-renderer.js';
 import type { ApiError } from '../common/errors/api-error.js';
 
 /**
@@ -129,11 +128,10 @@ export class ItemWritesFirst {
   templateFor(req: IncomingMessage): { template: WriteTemplate; id: string } | undefined {
     if (this.templates.size === 0 || (req.method !== 'POST' && req.method !== 'DELETE')) return undefined;
     const target = req.url ?? '';
-    const slash = target.lastIndexOf('/');
-    const id = target.slice(slash + 1);
-    if (!PATH_ID.test(id)) return undefined;
-    const template = this.templates.get(templateKey(req.method, req.headers.origin, target.slice(0, slash + 1)));
-    return template && isPlainWrite(req, target, this.limits) ? { template, id } : undefined;
+    const split = splitAtId(target);
+    if (!split) return undefined;
+    const template = this.templates.get(templateKey(req.method, req.headers.origin, split.prefix));
+    return template && isPlainWrite(req, target, this.limits) ? { template, id: split.id } : undefined;
   }
 }
 
@@ -198,13 +196,15 @@ export async function answerWrite(
   let body: Buffer;
   try {
     body = Buffer.from(JSON.stringify(await write(ctx)));
+    headers.push(['Allow', allowField(ctx) as string]);
   } catch (thrown) {
+    // what the exception filter answers
     const error = toApiError(thrown, logger, (req as IncomingMessage & { id?: unknown }).id);
+    const answer = errorAnswer(error, ctx, deps.translator, ctx.edition);
     status = error.status;
-    if (error.extra.retryAfterSeconds !== undefined) headers.push(['Retry-After', String(error.extra.retryAfterSeconds)]);
-    body = Buffer.from(JSON.stringify(renderError(error, deps.translator, ctx.edition)));
+    headers.push(...answer.headers);
+    body = Buffer.from(JSON.stringify(answer.payload));
   }
-  headers.push(['Allow', allowedMethods(route, ctx.user, ctx.subject).join(', ')]);
   headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(body.length)]);
   res.writeHead(status, flatHeaders(headers));
   res.end(body);
