@@ -17,7 +17,7 @@ import { VenuesService } from '../venues/venues.service.js';
 import type { LinkInput } from './dto/relation-inputs.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { detectCurrency } from './event-cost.js';
-import { resolveEventDates } from './event-dates.js';
+import { resolveEventDates, type EventDates } from './event-dates.js';
 import { EventReadsService } from './event-reads.service.js';
 import type { EventEntity } from './event.entity.js';
 
@@ -96,10 +96,27 @@ export class EventWriteRulesService {
 
   /** Every check of an event write that needs no permission: dates, author, image, links, terms, fields. */
   async validate(input: UpdateEventDto, current: EventEntity | null, user: AuthUser | null, now: Date, problems: ParamProblems) {
-    const dateUtc = await this.itemWrites.check(input, problems, now, user);
+    const checked = await this.checkFields(input, current?.id ?? null, user, now, problems);
+    return { ...checked, dates: this.datesOf(input, current, now, problems) };
+  }
+
+  /**
+   * The event's dates after the write (undefined when an update leaves them as they are): the only
+   * check of {@link validate} that needs the record, and no database. An update may run it on the
+   * row it locked (`EventsService`).
+   */
+  datesOf(input: UpdateEventDto, current: EventEntity | null, now: Date, problems: ParamProblems): EventDates | undefined {
     const touchesDates = [input.timezone, input.all_day, input.start_date, input.end_date].some((value) => value !== undefined);
-    const dates =
-      current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
+    return current === null || touchesDates ? resolveEventDates(input, current, this.items.site.siteTimezone, now, problems) : undefined;
+  }
+
+  /**
+   * The checks of {@link validate} other than the dates: author, image, links, terms, fields. They
+   * need the id of the event written (none for a create), not its record, and read on the pool's
+   * connections, outside any transaction.
+   */
+  async checkFields(input: UpdateEventDto, id: number | null, user: AuthUser | null, now: Date, problems: ParamProblems) {
+    const dateUtc = await this.itemWrites.check(input, problems, now, user);
     const existing = await this.existingTargets(input);
     if (input.categories) this.categories.checkEventRefs(input.categories, 'categories', problems, existing.categories);
     if (input.tags) this.tags.checkEventRefs(input.tags, 'tags', problems, existing.tags);
@@ -115,15 +132,14 @@ export class EventWriteRulesService {
       else plan.organizers = planned as Array<(manager: EntityManager, author: AuthUser) => Promise<number>>;
     }
     if (input.post_parent !== undefined && input.post_parent !== null) {
-      if ((current && input.post_parent === current.id) || !(await this.reads.isLiveEvent(input.post_parent)))
-        problems.add('post_parent', 'unknown_event');
+      if (input.post_parent === id || !(await this.reads.isLiveEvent(input.post_parent))) problems.add('post_parent', 'unknown_event');
     }
     if (input.custom_fields) {
       const defined = new Set(this.events.customFields.map((field) => field.key));
       const unknown = Object.keys(input.custom_fields).find((key) => !defined.has(key));
       if (unknown !== undefined) problems.add('custom_fields', 'custom_field', { value: unknown });
     }
-    return { dateUtc, dates, plan };
+    return { dateUtc, plan };
   }
 
   /** An id link to check now, or an inline venue/organizer to reuse or create in the transaction. */

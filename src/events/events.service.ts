@@ -33,6 +33,9 @@ import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesScopesService } from './series/series-scopes.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
 
+/** Thrown by a write made on the row it locks (`updateUnread`, `trashUnread`) when the general path must make it instead. */
+class ForGeneralPath extends Error {}
+
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
  * then one transaction that fills the record, links organizers and terms and keeps the term counts,
@@ -166,7 +169,7 @@ export class EventsService {
    * changed columns, the change, the term counts moved by what changed and the rows the answer
    * embeds, together, with the data version and the commit when no snapshot is to be taken (else
    * those go on their own after the snapshots). The answer is built from what was written, without
-   * reading it back.
+   * reading it back. Without the row, `missing` is thrown (by default the event's 404).
    */
   private async writeOneEvent(
     manager: EntityManager,
@@ -174,6 +177,7 @@ export class EventsService {
     seen: EventEntity | null,
     change: (current: EventEntity) => Promise<{ entity: EventEntity; linksWritten: boolean }>,
     ahead: StatementRead<void> | null = null,
+    missing: () => Error = () => new ApiError(404, ErrorCode.EventNotFound, { id }),
   ): Promise<{ event: EventEntity; links: KnownEventLinks; bumped: boolean }> {
     const locking = lockedRowQuery(manager, EventEntity, id);
     const linking = this.payloads.linksQuery([id]);
@@ -186,7 +190,7 @@ export class EventsService {
     await first.run(manager);
     const locked = read.row;
     const before = read.links as KnownEventLinks;
-    if (!locked) throw new ApiError(404, ErrorCode.EventNotFound, { id });
+    if (!locked) throw missing();
     // a conditional write: the row must still hold what the condition was evaluated on
     if (seen && !sameRow(locked, seen)) throw preconditionFailed();
     const { entity, linksWritten } = await change(locked);
@@ -209,6 +213,10 @@ export class EventsService {
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {
     const now = new Date();
+    if ('id' in ref && input.recurrence === undefined && (input.recurrence_scope ?? queryScope) === undefined && IfMatch.of(ctx) === null) {
+      const answered = await this.updateUnread(ref.id, input, ctx, now);
+      if (answered) return answered;
+    }
     const target = await this.itemForPermission(ref, 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
     const problems = ParamProblems.from(input);
@@ -263,7 +271,91 @@ export class EventsService {
     return body;
   }
 
+  /**
+   * An update by id of an event outside any series, with no recurrence or scope asked and no
+   * `If-Match`, as most are, checked and written on the row the transaction locks: the event is
+   * read once. The same checks as {@link update}'s, in the same order: the fields (which read
+   * elsewhere, before the transaction), the dates (which need the row), then the permission. Answers
+   * null, having written nothing, for what the general path must handle: field problems
+   * (it answers them with the dates' problems), an id that is not an event's, an event in a series.
+   */
+  private async updateUnread(id: number, input: UpdateEventDto, ctx: RequestContext, now: Date): Promise<EventResponse | null> {
+    const problems = ParamProblems.from(input);
+    const { dateUtc, plan } = await this.rules.checkFields(input, id, ctx.user, now, problems);
+    if (!problems.empty) return null;
+    const written = await this.writingUnread('update', (manager) =>
+      this.writeOneEvent(
+        manager,
+        id,
+        null,
+        async (current) => {
+          if (current.seriesId !== null) throw new ForGeneralPath();
+          ctx.subject = current;
+          const dates = this.rules.datesOf(input, current, now, problems);
+          problems.throwIfAny(WRITE_ORDER);
+          this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
+          const user = ctx.user as AuthUser;
+          const entity = manager.create(EventEntity, { ...current });
+          await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
+          return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
+        },
+        null,
+        () => new ForGeneralPath(),
+      ),
+    );
+    return written && this.answerOfWrite(written, ctx);
+  }
+
+  /**
+   * A trash by id of an event outside any series, without a scope or `If-Match`, checked and
+   * written on the row the transaction locks, as {@link updateUnread} does: the permission, then
+   * 410 for an event in the trash, as {@link remove} checks them. The slugs its trashed slug
+   * competes with are read with the row. Null for an id that is not an event's and for
+   * an event in a series.
+   */
+  private async trashUnread(id: number, ctx: RequestContext): Promise<EventResponse | null> {
+    const written = await this.writingUnread('delete', (manager) =>
+      this.writeOneEvent(
+        manager,
+        id,
+        null,
+        async (current) => {
+          if (current.seriesId !== null) throw new ForGeneralPath();
+          ctx.subject = current;
+          this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
+          if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
+          return {
+            entity: this.trashedRow(manager, current, await this.items.trashedSlug(manager, 'events', current.slug, current.id)),
+            linksWritten: false,
+          };
+        },
+        this.items.trashedSlugRowsQuery(manager, 'events', id),
+        () => new ForGeneralPath(),
+      ),
+    );
+    return written && this.answerOfWrite(written, ctx);
+  }
+
+  /** {@link writing} of a transaction that may find the write is not its to make: null then, rolled back. */
+  private async writingUnread<T>(operation: 'update' | 'delete', work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    try {
+      return await this.writing(operation, () => this.dataSource.transaction(work));
+    } catch (error) {
+      if (error instanceof ForGeneralPath) return null;
+      throw error;
+    }
+  }
+
+  /** The row of an event moved to the trash with `slug`. */
+  private trashedRow(manager: EntityManager, current: EventEntity, slug: string): EventEntity {
+    return manager.create(EventEntity, { ...current, status: 'trash', preTrashStatus: current.status, slug, modifiedUtc: nowUtcWall() });
+  }
+
   async remove(ref: ItemRef, ctx: RequestContext, scope?: RecurrenceScope): Promise<EventResponse> {
+    if ('id' in ref && scope === undefined && ctx.ifMatch === null) {
+      const answered = await this.trashUnread(ref.id, ctx);
+      if (answered) return answered;
+    }
     // with If-Match, an unknown slug is not a parameter error but a failed precondition (after permission)
     const target = await this.itemForPermission(ref, ctx.ifMatch === null ? 'delete' : 'update');
     if (target && target.kind === 'event') ctx.subject = target.event;
@@ -285,14 +377,7 @@ export class EventsService {
             async (current) => {
               if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
               const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-              const entity = manager.create(EventEntity, {
-                ...current,
-                status: 'trash',
-                preTrashStatus: current.status,
-                slug,
-                modifiedUtc: nowUtcWall(),
-              });
-              return { entity, linksWritten: false };
+              return { entity: this.trashedRow(manager, current, slug), linksWritten: false };
             },
             slugRowsQuery(manager, 'events', trashedBase),
           ),
@@ -395,7 +480,7 @@ export class EventsService {
     try {
       return await retryOnConflict(work);
     } catch (error) {
-      if (error instanceof ApiError || isDatabaseUnavailable(error)) throw error;
+      if (error instanceof ApiError || error instanceof ForGeneralPath || isDatabaseUnavailable(error)) throw error;
       throw Object.assign(new ApiError(500, ItemErrorCode.couldNot(operation, 'event')), { cause: error });
     }
   }

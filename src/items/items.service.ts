@@ -7,7 +7,7 @@ import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
-import { freeSlug } from '../common/sql/free-slug.js';
+import { freeSlug, suffixedSlugRowsQuery } from '../common/sql/free-slug.js';
 import type { StatementRead } from '../common/sql/together.js';
 import { numberedIds } from '../common/sql/plain-rows.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -151,6 +151,14 @@ export class ItemsService {
   /** What {@link trashedSlug} makes free in its table (a write may read its rows ahead, `slugRowsQuery`). */
   trashedSlugBase(slug: string): string {
     return `${withoutTrashSuffix(slug)}${TRASH_SUFFIX}`;
+  }
+
+  /**
+   * The rows {@link trashedSlug} reads for the row `id` of `table`, as a statement sent with the
+   * one that locks that row, before its slug is known (`suffixedSlugRowsQuery`).
+   */
+  trashedSlugRowsQuery(manager: EntityManager, table: string, id: number): StatementRead<void> {
+    return suffixedSlugRowsQuery(manager, table, id, TRASH_SUFFIX);
   }
 
   /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */

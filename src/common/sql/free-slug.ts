@@ -96,6 +96,36 @@ export function slugRowsQuery(manager: EntityManager, table: string, base: strin
   };
 }
 
+/**
+ * The read of {@link freeSlug} for `slug + suffix`, where `slug` is the slug of row `id` of `table`,
+ * for a write that sends it with the statement that reads (and locks) that row: the row's slug is
+ * taken in the statement itself. Once the batch ran, the rows are handed to the transaction's next
+ * `freeSlug` of `table` for that base; a call for another base (a slug that already ended with the
+ * suffix, made otherwise) reads for itself. Nothing is handed on when the row does not exist.
+ */
+export function suffixedSlugRowsQuery(manager: EntityManager, table: string, id: number, suffix: string): StatementRead<void> {
+  const sqlite = manager.connection.driver.options.type === 'better-sqlite3';
+  const concat = (...parts: string[]) => (sqlite ? parts.join(' || ') : `CONCAT(${parts.join(', ')})`);
+  // the row's slug as a LIKE prefix: its own `!`, `%` and `_` escaped as escapeLike does
+  const prefix = "REPLACE(REPLACE(REPLACE(e.slug, '!', '!!'), '%', '!%'), '_', '!_')";
+  const quoted = manager.connection.driver.escape(table);
+  return {
+    statement: {
+      sql:
+        `SELECT e.slug AS own, s.slug, s.id FROM ${quoted} e LEFT JOIN ${quoted} s ` +
+        `ON s.slug = ${concat('e.slug', '?')} OR s.slug LIKE ${concat(prefix, '?')} ${LIKE_ESCAPE} WHERE e.id = ?`,
+      parameters: [suffix, `${escapeLike(suffix)}-%`, id],
+    },
+    read: (result) => {
+      const runner = transactionOf(manager);
+      const rows = result as Array<{ own: string; slug: string | null; id: number | null }>;
+      if (!runner || rows.length === 0) return;
+      const taken = rows.flatMap(({ slug, id: rowId }) => (slug === null || rowId === null ? [] : [{ slug, id: rowId }]));
+      readAhead.set(runner, { table, base: `${rows[0].own}${suffix}`, rows: taken });
+    },
+  };
+}
+
 /** The smallest free `base`, `base-2`, `base-3`... among the rows of `table` other than `exceptId`. */
 export async function freeSlug(manager: EntityManager, table: string, base: string, exceptId: number | null): Promise<string> {
   const runner = transactionOf(manager);
