@@ -283,27 +283,15 @@ export class EventsService {
     const problems = ParamProblems.from(input);
     const { dateUtc, plan } = await this.rules.checkFields(input, id, ctx.user, now, problems);
     if (!problems.empty) return null;
-    const written = await this.writingUnread('update', (manager) =>
-      this.writeOneEvent(
-        manager,
-        id,
-        null,
-        async (current) => {
-          if (current.seriesId !== null) throw new ForGeneralPath();
-          ctx.subject = current;
-          const dates = this.rules.datesOf(input, current, now, problems);
-          problems.throwIfAny(WRITE_ORDER);
-          this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
-          const user = ctx.user as AuthUser;
-          const entity = manager.create(EventEntity, { ...current });
-          await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
-          return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
-        },
-        null,
-        () => new ForGeneralPath(),
-      ),
-    );
-    return written && this.answerOfWrite(written, ctx);
+    return this.writeUnread('update', id, ctx, async (manager, current) => {
+      const dates = this.rules.datesOf(input, current, now, problems);
+      problems.throwIfAny(WRITE_ORDER);
+      this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
+      const user = ctx.user as AuthUser;
+      const entity = manager.create(EventEntity, { ...current });
+      await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
+      return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
+    });
   }
 
   /**
@@ -313,37 +301,57 @@ export class EventsService {
    * competes with are read with the row. Null for an id that is not an event's and for
    * an event in a series.
    */
-  private async trashUnread(id: number, ctx: RequestContext): Promise<EventResponse | null> {
-    const written = await this.writingUnread('delete', (manager) =>
-      this.writeOneEvent(
-        manager,
-        id,
-        null,
-        async (current) => {
-          if (current.seriesId !== null) throw new ForGeneralPath();
-          ctx.subject = current;
-          this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
-          if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
-          return {
-            entity: this.trashedRow(manager, current, await this.items.trashedSlug(manager, 'events', current.slug, current.id)),
-            linksWritten: false,
-          };
-        },
-        this.items.trashedSlugRowsQuery(manager, 'events', id),
-        () => new ForGeneralPath(),
-      ),
+  private trashUnread(id: number, ctx: RequestContext): Promise<EventResponse | null> {
+    return this.writeUnread(
+      'delete',
+      id,
+      ctx,
+      async (manager, current) => {
+        this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
+        if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
+        const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
+        return { entity: this.trashedRow(manager, current, slug), linksWritten: false };
+      },
+      (manager) => this.items.trashedSlugRowsQuery(manager, 'events', id),
     );
-    return written && this.answerOfWrite(written, ctx);
   }
 
-  /** {@link writing} of a transaction that may find the write is not its to make: null then, rolled back. */
-  private async writingUnread<T>(operation: 'update' | 'delete', work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+  /**
+   * A write by id of an event outside any series, checked and made by `change` on the row its
+   * transaction locks ({@link writeOneEvent}, with the read `ahead` makes), then answered. Null,
+   * rolled back with nothing written, when the general path must make it: the id is not an
+   * event's, or the event is in a series.
+   */
+  private async writeUnread(
+    operation: 'update' | 'delete',
+    id: number,
+    ctx: RequestContext,
+    change: (manager: EntityManager, current: EventEntity) => Promise<{ entity: EventEntity; linksWritten: boolean }>,
+    ahead: (manager: EntityManager) => StatementRead<void> | null = () => null,
+  ): Promise<EventResponse | null> {
+    let written: Awaited<ReturnType<EventsService['writeOneEvent']>>;
     try {
-      return await this.writing(operation, () => this.dataSource.transaction(work));
+      written = await this.writing(operation, () =>
+        this.dataSource.transaction((manager) =>
+          this.writeOneEvent(
+            manager,
+            id,
+            null,
+            (current) => {
+              if (current.seriesId !== null) throw new ForGeneralPath();
+              ctx.subject = current;
+              return change(manager, current);
+            },
+            ahead(manager),
+            () => new ForGeneralPath(),
+          ),
+        ),
+      );
     } catch (error) {
       if (error instanceof ForGeneralPath) return null;
       throw error;
     }
+    return this.answerOfWrite(written, ctx);
   }
 
   /** The row of an event moved to the trash with `slug`. */
