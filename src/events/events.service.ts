@@ -25,7 +25,8 @@ import { EventLinksService, type TermLinks } from './event-links.service.js';
 import { EventPayloadsService, type KnownEventLinks } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { keepingTermCounts, linkedContribution, newEventContribution, NO_CONTRIBUTION, termCountStatements } from './event-term-counts.js';
-import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
+import { EventWriteRulesService, type LinkPlan, WRITE_ORDER } from './event-write-rules.service.js';
+import type { EventDates } from './event-dates.js';
 import { EventEntity } from './event.entity.js';
 import type { EventResponse } from './event.response.js';
 import type { RecurrenceScope } from './dto/recurrence-scope.js';
@@ -213,7 +214,7 @@ export class EventsService {
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {
     const now = new Date();
-    if ('id' in ref && input.recurrence === undefined && (input.recurrence_scope ?? queryScope) === undefined && IfMatch.of(ctx) === null) {
+    if ('id' in ref && input.recurrence === undefined && (input.recurrence_scope ?? queryScope) === undefined && ctx.ifMatch === null) {
       const answered = await this.updateUnread(ref.id, input, ctx, now);
       if (answered) return answered;
     }
@@ -238,11 +239,9 @@ export class EventsService {
       // an event outside any series, as most are: its own row and links only
       const written = await this.writing('update', () =>
         this.dataSource.transaction((manager) =>
-          this.writeOneEvent(manager, event.id, ifMatch, async (current) => {
-            const entity = manager.create(EventEntity, { ...current });
-            await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
-            return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
-          }),
+          this.writeOneEvent(manager, event.id, ifMatch, (current) =>
+            this.updatedRow(manager, current, input, user, { now, dateUtc, dates, plan }),
+          ),
         ),
       );
       return this.answerOfWrite(written, ctx);
@@ -287,11 +286,21 @@ export class EventsService {
       const dates = this.rules.datesOf(input, current, now, problems);
       problems.throwIfAny(WRITE_ORDER);
       this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
-      const user = ctx.user as AuthUser;
-      const entity = manager.create(EventEntity, { ...current });
-      await this.rules.fill(entity, input, user, manager, { now, dateUtc, dates, plan, isCreate: false, previous: current });
-      return { entity, linksWritten: await this.links.link(entity.id, input, plan, user, manager, false) };
+      return this.updatedRow(manager, current, input, ctx.user as AuthUser, { now, dateUtc, dates, plan });
     });
+  }
+
+  /** The row an update of an event outside any series stores, filled from `current` and `input`, with its links written. */
+  private async updatedRow(
+    manager: EntityManager,
+    current: EventEntity,
+    input: UpdateEventDto,
+    user: AuthUser,
+    checked: { now: Date; dateUtc: string | undefined; dates: EventDates | undefined; plan: LinkPlan },
+  ): Promise<{ entity: EventEntity; linksWritten: boolean }> {
+    const entity = manager.create(EventEntity, { ...current });
+    await this.rules.fill(entity, input, user, manager, { ...checked, isCreate: false, previous: current });
+    return { entity, linksWritten: await this.links.link(entity.id, input, checked.plan, user, manager, false) };
   }
 
   /**
