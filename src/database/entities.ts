@@ -16,6 +16,7 @@ import { VenueEntity } from '../venues/venue.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { TermIdEntity } from '../terms/term-id.entity.js';
 import { AppPasswordEntity } from '../users/app-password.entity.js';
+import { CredentialsVersionEntity } from '../users/credentials-version.js';
 import { FeedTokenEntity } from '../users/feed-token.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity.js';
@@ -26,6 +27,7 @@ import { WebhookSubscriptionEntity } from '../webhooks/webhook-subscription.enti
 export const ENTITIES = [
   UserEntity,
   AppPasswordEntity,
+  CredentialsVersionEntity,
   ItemIdEntity,
   TermIdEntity,
   ImageEntity,

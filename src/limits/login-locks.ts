@@ -6,6 +6,7 @@ import { dateToWall, wallToDate } from '../common/sql/columns.js';
 import type { StatementRead } from '../common/sql/together.js';
 import type { LimitsConfig } from '../config/app-config.js';
 import { LoginFailureEntity } from './login-failure.entity.js';
+import { bumpCredentialsVersion } from '../users/credentials-version.js';
 
 /** What a lock covers: one login from one address, every login from an address, or one login from everywhere. */
 export type LockScope = 'pair' | 'address' | 'login';
@@ -98,10 +99,10 @@ export class LoginLocks {
 
   async failed(address: string, login: string): Promise<void> {
     const now = new Date();
-    await this.dataSource.getRepository(LoginFailureEntity).insert({
-      address: addressKey(address),
-      loginKey: loginKey(login),
-      failedUtc: dateToWall(now),
+    // the failure may lock an address or a login: credentials other processes accepted are checked again
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(LoginFailureEntity, { address: addressKey(address), loginKey: loginKey(login), failedUtc: dateToWall(now) });
+      await bumpCredentialsVersion(manager);
     });
     await this.failures('f')
       .delete()

@@ -29,28 +29,44 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
 }
 
 const VERIFIED_CACHE_SIZE = 1024;
+const REMEMBERED_CACHE_SIZE = 1024;
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Credentials a process accepted, at the credentials version read with their check. */
+export interface RememberedCredentials {
+  user: AuthUser;
+  stored: AppPasswordEntity;
+  version: string;
+}
 
 /**
  * Checks Basic credentials against the application passwords. A slow hash is computed once per
- * password value: later requests with the same value are recognised by a fingerprint kept in memory,
- * while the password row is still read on every request so a revocation takes effect at once.
+ * password value: later requests with the same value are recognised by a fingerprint kept in memory.
+ * What a check came to is kept too, with the credentials version read with it: while that version
+ * holds, the same credentials from the same address are accepted without reading the passwords and
+ * the failed logins again. A revocation, a role change or a failed login moves the version
+ * (`credentials-version.ts`), so every process takes it into account on its next request.
  */
 @Injectable()
 export class AuthService {
   private readonly verified = new Map<string, true>();
+  private readonly remembered = new Map<string, RememberedCredentials>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * Checks credentials against the application passwords of their login, read by the statement of
-   * {@link passwordsQuery} (the Basic-auth step sends it with the login-lock count).
+   * {@link passwordsQuery} (the Basic-auth step sends it with the login-lock count): the user, and
+   * the password that matched.
    */
-  async authenticateWith(credentials: BasicCredentials, passwords: AppPasswordEntity[]): Promise<AuthUser> {
+  async authenticateWith(
+    credentials: BasicCredentials,
+    passwords: AppPasswordEntity[],
+  ): Promise<{ user: AuthUser; stored: AppPasswordEntity }> {
     for (const stored of passwords) {
       if (await this.matches(credentials.password, stored)) {
         this.touch(stored);
-        return { id: stored.user.id, login: stored.user.login, role: stored.user.role };
+        return { user: { id: stored.user.id, login: stored.user.login, role: stored.user.role }, stored };
       }
     }
     // the login is looked up on its own only when no password matched, to tell the two failures apart
@@ -59,6 +75,33 @@ export class AuthService {
       throw new ApiError(401, ErrorCode.InvalidUsername);
     }
     throw new ApiError(401, ErrorCode.IncorrectPassword);
+  }
+
+  /** The key under which what a check of these credentials from `client` came to is kept. */
+  rememberKey(client: string, credentials: BasicCredentials): string {
+    return `${client}\n${credentials.login.toLowerCase()}\n${fingerprint(credentials.password)}`;
+  }
+
+  /** Credentials accepted earlier under `key`, if any (their version is for the caller to compare). */
+  recall(key: string): RememberedCredentials | undefined {
+    return this.remembered.get(key);
+  }
+
+  /** Keeps accepted credentials under `key`, at the credentials version read with their check. */
+  remember(key: string, accepted: RememberedCredentials): void {
+    this.remembered.delete(key);
+    if (this.remembered.size >= REMEMBERED_CACHE_SIZE) this.remembered.delete(this.remembered.keys().next().value as string);
+    this.remembered.set(key, accepted);
+  }
+
+  forget(key: string): void {
+    this.remembered.delete(key);
+  }
+
+  /** The user of credentials recalled and still valid; their password's use is recorded as on a full check. */
+  reuse(accepted: RememberedCredentials): AuthUser {
+    this.touch(accepted.stored);
+    return accepted.user;
   }
 
   /**
@@ -92,6 +135,8 @@ export class AuthService {
     if (stored.lastUsedUtc && wallToDate(now).getTime() - wallToDate(stored.lastUsedUtc).getTime() < LAST_USED_RESOLUTION_MS) {
       return;
     }
+    // a password kept in memory (`remember`) is not noted again within the minute either
+    stored.lastUsedUtc = now;
     this.dataSource
       .getRepository(AppPasswordEntity)
       .update({ id: stored.id }, { lastUsedUtc: now })

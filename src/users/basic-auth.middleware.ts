@@ -9,6 +9,7 @@ import { type LoginCheck, LoginLocks } from '../limits/login-locks.js';
 import { tooManyRequests } from '../limits/rate-limits.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { AuthService, type BasicCredentials, parseBasicAuthorization } from './auth.service.js';
+import { credentialsVersionQuery } from './credentials-version.js';
 
 /** What the credentials of a request came to: a lock, a refusal (401), or the user. */
 export interface CredentialsOutcome {
@@ -19,6 +20,9 @@ export interface CredentialsOutcome {
 
 /** `Cache-Control` of every answer to a request with valid credentials. */
 const AUTHENTICATED_CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-store, private';
+
+/** No lock, and no failure of the pair to clear. */
+const FREE: LoginCheck = { waitSeconds: null, pairFailures: 0 };
 
 const CHECKED = Symbol('credentials-checked');
 type Checked = Request & { [CHECKED]?: CredentialsOutcome };
@@ -66,17 +70,34 @@ export class BasicAuthMiddleware implements NestMiddleware {
 
   /**
    * The check of credentials sent from `client`, without its consequences (the answer, the failure
-   * counted, the pair's failures cleared): the lock count and the passwords in one round trip; the
-   * passwords are looked at only when free.
+   * counted, the pair's failures cleared). Credentials this process accepted before, with no failure
+   * of the pair counted then, are accepted again while the credentials version is the one read with
+   * that check: one short statement. Otherwise the version, the lock count and the passwords go in
+   * one round trip, the passwords looked at only when free.
    */
   async check(client: string, credentials: BasicCredentials): Promise<CredentialsOutcome> {
+    const key = this.auth.rememberKey(client, credentials);
+    const known = this.auth.recall(key);
+    const versioning = credentialsVersionQuery();
+    if (known) {
+      const [version] = await runTogether(this.dataSource.manager, [versioning.statement]);
+      if (versioning.read(version) === known.version) return { lock: FREE, user: this.auth.reuse(known) };
+      this.auth.forget(key);
+    }
     const locking = this.locks.checkQuery(client, credentials.login);
     const reading = this.auth.passwordsQuery(credentials.login);
-    const [counts, passwords] = await runTogether(this.dataSource.manager, [locking.statement, reading.statement]);
+    // the version first: a change committed after it is seen by the next check, whatever the rows below show
+    const [version, counts, passwords] = await runTogether(this.dataSource.manager, [
+      versioning.statement,
+      locking.statement,
+      reading.statement,
+    ]);
     const lock = await locking.read(counts);
     if (lock.waitSeconds !== null) return { lock };
     try {
-      return { lock, user: await this.auth.authenticateWith(credentials, reading.read(passwords)) };
+      const { user, stored } = await this.auth.authenticateWith(credentials, reading.read(passwords));
+      if (lock.pairFailures === 0) this.auth.remember(key, { user, stored, version: versioning.read(version) });
+      return { lock, user };
     } catch (error) {
       if (error instanceof ApiError) return { lock, refused: error };
       throw error;

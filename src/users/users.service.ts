@@ -7,6 +7,7 @@ import { AppPasswordEntity } from './app-password.entity.js';
 import { generatePassword, hashPassword, isAcceptablePassword } from './password-hash.js';
 import { isUserRole } from '../common/auth/roles.js';
 import { UserEntity } from './user.entity.js';
+import { bumpCredentialsVersion } from './credentials-version.js';
 
 const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;
 const PASSWORD_NAME = /^[^\p{Cc}]{1,100}$/u;
@@ -71,7 +72,11 @@ export class UsersService {
     if (!isUserRole(role)) throw new AccountError(`Invalid role "${role}": use administrator, editor, author, contributor or subscriber.`);
     const user = await this.requireUser(login);
     user.role = role;
-    return this.dataSource.getRepository(UserEntity).save(user);
+    return this.dataSource.transaction(async (manager) => {
+      const saved = await manager.save(UserEntity, user);
+      await bumpCredentialsVersion(manager);
+      return saved;
+    });
   }
 
   async createAppPassword(login: string, name: string, password?: string): Promise<CreatedPassword> {
@@ -100,10 +105,11 @@ export class UsersService {
   /** Revokes one password by name, or all of them when `name` is null; returns how many were removed. */
   async revokeAppPassword(login: string, name: string | null): Promise<number> {
     const user = await this.requireUser(login);
-    const result = await this.dataSource
-      .getRepository(AppPasswordEntity)
-      .delete(name === null ? { userId: user.id } : { userId: user.id, name });
-    const removed = result.affected ?? 0;
+    const removed = await this.dataSource.transaction(async (manager) => {
+      const result = await manager.delete(AppPasswordEntity, name === null ? { userId: user.id } : { userId: user.id, name });
+      await bumpCredentialsVersion(manager);
+      return result.affected ?? 0;
+    });
     if (name !== null && removed === 0) throw new AccountError(`${user.login} has no application password named "${name}".`);
     return removed;
   }

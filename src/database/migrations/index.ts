@@ -12,6 +12,7 @@ import { SeriesTrashed1764550000000 } from './1764550000000-series-trashed.js';
 import { ListingSeries1764600000000 } from './1764600000000-listing-series.js';
 import { ListingFilters1764700000000 } from './1764700000000-listing-filters.js';
 import { VenueUpcoming1764750000000 } from './1764750000000-venue-upcoming.js';
+import { CredentialsVersion1764800000000 } from './1764800000000-credentials-version.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ListingSeries1764600000000,
   ListingFilters1764700000000,
   VenueUpcoming1764750000000,
+  CredentialsVersion1764800000000,
 ];

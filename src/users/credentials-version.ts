@@ -1,0 +1,32 @@
+import { Column, Entity, type EntityManager, PrimaryColumn } from 'typeorm';
+import type { StatementRead } from '../common/sql/together.js';
+
+/**
+ * One row whose counter moves, in the transaction of the change or after it, with everything that
+ * can turn credentials away that were accepted, or change what they allow: a password revoked, a
+ * user's role changed,
+ * a failed login or feed token counted (it may lock an address or a login). A process reuses what a
+ * check of credentials came to only while the counter still holds the value read with that check
+ * (`AuthService`), so every process sees such a change on its next request, as before.
+ */
+@Entity('credentials_version')
+export class CredentialsVersionEntity {
+  @PrimaryColumn({ type: 'int' })
+  id: number;
+
+  @Column({ type: 'bigint' })
+  version: string;
+}
+
+/** The statement reading the credentials version, and the reading of its result (a string: MySQL answers a bigint as one). */
+export function credentialsVersionQuery(): StatementRead<string> {
+  return {
+    statement: { sql: 'SELECT version FROM credentials_version WHERE id = 1', parameters: [] },
+    read: (result) => String((result as Array<{ version: string | number }>)[0]?.version ?? ''),
+  };
+}
+
+/** Moves the credentials version; in the transaction of the change it stands for, or after its commit, never before. */
+export async function bumpCredentialsVersion(manager: EntityManager): Promise<void> {
+  await manager.query('UPDATE credentials_version SET version = version + 1 WHERE id = 1');
+}

@@ -1,0 +1,107 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AuthService } from '../src/users/auth.service.js';
+import { UsersService } from '../src/users/users.service.js';
+import { API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
+
+/**
+ * Credentials a process accepted are accepted again on the credentials version alone while it holds
+ * (users/credentials-version.ts); whatever can turn them away, done by another process on the same
+ * database, moves it, so the next request is checked in full and answered as before.
+ */
+describe('credentials remembered by a process', () => {
+  let t: TestApp;
+  let other: TestApp;
+  /** Full checks of credentials by the first process: the passwords read. */
+  let fullChecks = 0;
+
+  beforeAll(async () => {
+    const limits = { TRUST_PROXY: 'true', LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60' };
+    t = await startTestApp(limits);
+    other = await startTestApp(limits, { sharing: t });
+    const auth = t.app.get(AuthService);
+    const passwordsQuery = auth.passwordsQuery.bind(auth);
+    auth.passwordsQuery = (login) => {
+      fullChecks++;
+      return passwordsQuery(login);
+    };
+  }, 60_000);
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  let counter = 0;
+  /** A new tag, made through `app` with `credentials` from `address`. */
+  const createTag = (app: TestApp, credentials: { login: string; password: string }, address = '203.0.113.1') =>
+    app
+      .http()
+      .post(`${API}/tags`)
+      .set('X-Forwarded-For', address)
+      .set('Authorization', basic(credentials))
+      .send({ name: `Remembered ${++counter}` });
+
+  /** `credentials` accepted once through the first process, so that it remembers them. */
+  async function remembered(credentials: Credentials, address?: string): Promise<void> {
+    expect((await createTag(t, credentials, address)).status).toBe(201);
+  }
+
+  it('checks credentials it accepted with the credentials version alone, and other credentials in full', async () => {
+    const editor = await t.user('editor');
+    fullChecks = 0;
+    await remembered(editor);
+    expect(fullChecks).toBe(1);
+    for (let i = 0; i < 3; i++) expect((await createTag(t, editor)).status).toBe(201);
+    expect(fullChecks).toBe(1);
+    // a wrong password of the same login, and the right one from another address, are not the remembered credentials
+    const wrong = await createTag(t, { login: editor.login, password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe('incorrect_password');
+    expect(fullChecks).toBe(2);
+    expect((await createTag(t, editor, '203.0.113.2')).status).toBe(201);
+    expect(fullChecks).toBe(3);
+  });
+
+  it('refuses a password revoked by another process on the next request', async () => {
+    const editor = await t.user('editor');
+    await remembered(editor);
+    expect(await other.app.get(UsersService).revokeAppPassword(editor.login, 'default')).toBe(1);
+    const res = await createTag(t, editor);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'incorrect_password', message: expect.any(String), data: { status: 401 } });
+  });
+
+  it('applies a role changed by another process on the next request', async () => {
+    const editor = await t.user('editor');
+    await remembered(editor);
+    await other.app.get(UsersService).setRole(editor.login, 'subscriber');
+    const res = await createTag(t, editor);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('rest_forbidden');
+  });
+
+  it('locks remembered credentials once another process counted enough failures', async () => {
+    const editor = await t.user('editor');
+    const address = '203.0.113.9';
+    await remembered(editor, address);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect((await createTag(other, { login: editor.login, password: `wrong-${attempt}` }, address)).status).toBe(401);
+    }
+    const locked = await createTag(t, editor, address);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('rest_too_many_requests');
+    // the same credentials from an address that is not locked are still accepted
+    expect((await createTag(t, editor, '203.0.113.10')).status).toBe(201);
+  });
+
+  it('checks in full again when the version moved, and still accepts credentials nothing turned away', async () => {
+    const editor = await t.user('editor');
+    await remembered(editor);
+    fullChecks = 0;
+    await t.app.get<DataSource>(getDataSourceToken()).query('UPDATE credentials_version SET version = version + 1 WHERE id = 1');
+    expect((await createTag(t, editor)).status).toBe(201);
+    expect(fullChecks).toBe(1);
+    expect((await createTag(t, editor)).status).toBe(201);
+    expect(fullChecks).toBe(1);
+  });
+});
