@@ -104,4 +104,18 @@ describe('credentials remembered by a process', () => {
     expect((await createTag(t, editor)).status).toBe(201);
     expect(fullChecks).toBe(1);
   });
+
+  it('checks every request in full while the version row is missing', async () => {
+    const editor = await t.user('editor');
+    const dataSource = t.app.get<DataSource>(getDataSourceToken());
+    const [{ version }] = (await dataSource.query('SELECT version FROM credentials_version WHERE id = 1')) as Array<{ version: string }>;
+    await dataSource.query('DELETE FROM credentials_version WHERE id = 1');
+    try {
+      fullChecks = 0;
+      for (let i = 0; i < 3; i++) expect((await createTag(t, editor)).status).toBe(201);
+      expect(fullChecks).toBe(3);
+    } finally {
+      await dataSource.query('INSERT INTO credentials_version (id, version) VALUES (1, ?)', [version]);
+    }
+  });
 });

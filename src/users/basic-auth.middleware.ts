@@ -96,7 +96,8 @@ export class BasicAuthMiddleware implements NestMiddleware {
     if (lock.waitSeconds !== null) return { lock };
     try {
       const { user, stored } = await this.auth.authenticateWith(credentials, reading.read(passwords));
-      if (lock.pairFailures === 0) this.auth.remember(key, { user, stored, version: versioning.read(version) });
+      const seen = versioning.read(version);
+      if (lock.pairFailures === 0 && seen !== null) this.auth.remember(key, { user, stored, version: seen });
       return { lock, user };
     } catch (error) {
       if (error instanceof ApiError) return { lock, refused: error };

@@ -18,11 +18,17 @@ export class CredentialsVersionEntity {
   version: string;
 }
 
-/** The statement reading the credentials version, and the reading of its result (a string: MySQL answers a bigint as one). */
-export function credentialsVersionQuery(): StatementRead<string> {
+/**
+ * The statement reading the credentials version, and the reading of its result: a string (MySQL
+ * answers a bigint as one), or null without the row, which then matches nothing.
+ */
+export function credentialsVersionQuery(): StatementRead<string | null> {
   return {
     statement: { sql: 'SELECT version FROM credentials_version WHERE id = 1', parameters: [] },
-    read: (result) => String((result as Array<{ version: string | number }>)[0]?.version ?? ''),
+    read: (result) => {
+      const version = (result as Array<{ version: string | number }>)[0]?.version;
+      return version === undefined || version === null ? null : String(version);
+    },
   };
 }
 
