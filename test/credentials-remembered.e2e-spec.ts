@@ -108,7 +108,7 @@ describe('credentials remembered by a process', () => {
   it('checks every request in full while the version row is missing', async () => {
     const editor = await t.user('editor');
     const dataSource = t.app.get<DataSource>(getDataSourceToken());
-    const [{ version }] = (await dataSource.query('SELECT version FROM credentials_version WHERE id = 1')) as Array<{ version: string }>;
+    const [{ version }] = await dataSource.query<Array<{ version: string }>>('SELECT version FROM credentials_version WHERE id = 1');
     await dataSource.query('DELETE FROM credentials_version WHERE id = 1');
     try {
       fullChecks = 0;
