@@ -260,9 +260,9 @@ export class StateProbe {
   ) {
     this.dataSource = t.app.get(DataSource);
     this.tables = [...new Set(this.dataSource.entityMetadatas.map((meta) => meta.tableName))]
-      // bookkeeping of authentication, written by design on every login attempt: last use of a
-      // password, and each failed login (brute-force protection)
-      .filter((name) => name !== 'app_passwords' && name !== 'login_failures')
+      // bookkeeping of authentication, written by design on login attempts: last use of a password,
+      // each failed login (brute-force protection) and the credentials version a failure moves
+      .filter((name) => name !== 'app_passwords' && name !== 'login_failures' && name !== 'credentials_version')
       // bookkeeping of the change log, moved after earlier writes' commits by background work (the
       // sequencer numbering them, the webhook dispatcher fanning them out): not data a request changes
       .filter((name) => name !== 'change_sequence')
