@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
@@ -49,8 +50,8 @@ export interface RememberedCredentials {
  */
 @Injectable()
 export class AuthService {
-  private readonly verified = new Map<string, true>();
-  private readonly remembered = new Map<string, RememberedCredentials>();
+  private readonly verified = new LRUCache<string, true>({ max: VERIFIED_CACHE_SIZE });
+  private readonly remembered = new LRUCache<string, RememberedCredentials>({ max: REMEMBERED_CACHE_SIZE });
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -89,8 +90,6 @@ export class AuthService {
 
   /** Keeps accepted credentials under `key`, at the credentials version read with their check. */
   remember(key: string, accepted: RememberedCredentials): void {
-    this.remembered.delete(key);
-    if (this.remembered.size >= REMEMBERED_CACHE_SIZE) this.remembered.delete(this.remembered.keys().next().value as string);
     this.remembered.set(key, accepted);
   }
 
@@ -124,7 +123,6 @@ export class AuthService {
     const key = `${stored.id}:${stored.passwordHash}:${fingerprint(plain)}`;
     if (this.verified.has(key)) return true;
     if (!(await verifyPassword(plain, stored.passwordHash))) return false;
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(key, true);
     return true;
   }

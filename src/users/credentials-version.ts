@@ -4,10 +4,9 @@ import type { StatementRead } from '../common/sql/together.js';
 /**
  * One row whose counter moves, in the transaction of the change or after it, with everything that
  * can turn credentials away that were accepted, or change what they allow: a password revoked, a
- * user's role changed,
- * a failed login or feed token counted (it may lock an address or a login). A process reuses what a
- * check of credentials came to only while the counter still holds the value read with that check
- * (`AuthService`), so every process sees such a change on its next request, as before.
+ * user's role changed, a failed login or feed token counted (it may lock an address or a login). A
+ * process reuses what a check of credentials came to only while the counter still holds the value
+ * read with that check (`AuthService`), so every process sees such a change on its next request.
  */
 @Entity('credentials_version')
 export class CredentialsVersionEntity {

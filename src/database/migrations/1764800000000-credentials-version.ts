@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The credentials version: one row whose counter moves with every change that can turn accepted
- * credentials away (a password revoked or added, a role changed, a failed login counted). A process
+ * credentials away or change what they allow (a password revoked, a role changed, a failed login
+ * counted). A process
  * keeps the outcome of credentials it has checked and reuses it while this counter has not moved
  * (`users/credentials-version.ts`).
  */
