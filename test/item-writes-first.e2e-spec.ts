@@ -6,7 +6,7 @@ import { LoginFailureEntity } from '../src/limits/login-failure.entity.js';
 import { AuthService } from '../src/users/auth.service.js';
 import { BasicAuthMiddleware } from '../src/users/basic-auth.middleware.js';
 import { callsDuring, type RawAnswer as Answer, rawRequest } from './support/raw-answers.js';
-import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
+import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 
 const admin = basic(ADMIN);
 const ORIGIN = 'https://app.example.org';
@@ -17,8 +17,9 @@ const spyOnPasswords = () => jest.spyOn(AuthService.prototype, 'authenticateWith
 const spyOnCredentialsStep = () => jest.spyOn(BasicAuthMiddleware.prototype, 'use');
 
 /**
- * Authenticated updates (`POST`) and trashes (`DELETE`) of single events by id are made before the
- * framework once a write of the same shape (method, path up to the id, `Origin`) went through it:
+ * Authenticated creates (`POST` to the collection), updates (`POST`) and trashes (`DELETE`) of single
+ * events by id are made before the framework once a write of the same shape (method, path up to the
+ * id or the whole path, `Origin`) went through it:
  * each must answer and store what the whole pipeline answers and stores, and every request whose
  * checks before the write fail must still be answered by the framework.
  */
@@ -130,6 +131,116 @@ describe('single event writes made before the framework', () => {
         expect(await readBack(fast)).toMatchObject({ title: 'Renamed', cost: '$5', modified: payload(first).modified });
       }
     }
+  });
+
+  it('creates as the whole pipeline does, per edition and Origin: status, Location, payload, links, counts, change log', async () => {
+    const category = ((await t.http().post(`${API}/categories`).set('Authorization', admin).send({ name: 'Walks' })).body as { id: number })
+      .id;
+    const tag = ((await t.http().post(`${API}/tags`).set('Authorization', admin).send({ name: 'Evening' })).body as { id: number }).id;
+    const organizer = (
+      (await t.http().post(`${API}/organizers`).set('Authorization', admin).send({ organizer: 'Harbour Club' })).body as {
+        id: number;
+      }
+    ).id;
+    const event = (title: string) => ({
+      title,
+      start_date: '2031-05-04 19:00:00',
+      end_date: '2031-05-04 21:00:00',
+      cost: '5',
+      organizer: [organizer],
+      categories: [category],
+      tags: [tag],
+    });
+    const tagCount = async () => ((await t.http().get(`${API}/tags/${tag}`).set('Authorization', admin)).body as { count: number }).count;
+    const counts = async () => [await countOf(category), await tagCount()];
+    const before = await counts();
+    let made = 0;
+    let turn = 0;
+    for (const prefix of ['', '/de']) {
+      const origins: Array<Record<string, string>> = [{}, { Origin: ORIGIN }];
+      for (const origin of origins) {
+        const headers = { Authorization: admin, ...JSON_BODY, ...origin };
+        const path = `${prefix}${API}/events`;
+        await throughPipeline('POST', path, headers, event('Learned'));
+        const byPipeline = await throughPipeline('POST', path, headers, event('Lantern walk'));
+        const first = await beforePipeline('POST', path, headers, event('Lantern walk'));
+        made += 3;
+        expect([byPipeline.status, first.status]).toEqual([201, 201]);
+        const [full, fast] = [payload(byPipeline).id as number, payload(first).id as number];
+        expect(fast).toBeGreaterThan(full);
+        // the same headers, the new event's own address in `Location`
+        const location = (answer: Answer) => answer.headers.find((line) => line.startsWith('Location: '));
+        expect([location(byPipeline), location(first)]).toEqual([
+          `Location: ${PUBLIC_URL}${path}/${full}`,
+          `Location: ${PUBLIC_URL}${path}/${fast}`,
+        ]);
+        const same = (answer: Answer) => withoutLength(answer).filter((line) => !line.startsWith('Location: '));
+        expect(same(first)).toEqual(same(byPipeline));
+        // the payload as the pipeline's, with the edition's texts; the slug competes with the one before
+        expect(payload(first)).toMatchObject({ id: fast, title: 'Lantern walk', cost: '$5', organizer: [{ id: organizer }] });
+        expect(rest(first, ['categories', 'tags'])).toEqual(rest(byPipeline, ['categories', 'tags']));
+        // each answer's term counts are the ones after its own create
+        const termCounts = (answer: Answer) =>
+          (['categories', 'tags'] as const).map((key) => (payload(answer)[key] as Array<{ count: number }>).map((term) => term.count));
+        expect(termCounts(first)).toEqual(termCounts(byPipeline).map((list) => list.map((count) => count + 1)));
+        expect([payload(byPipeline).slug, payload(first).slug]).toEqual([
+          turn === 0 ? 'lantern-walk' : `lantern-walk-${2 * turn + 1}`,
+          `lantern-walk-${2 * turn + 2}`,
+        ]);
+        turn += 1;
+        expect(await readBack(fast)).toMatchObject({ title: 'Lantern walk', modified: payload(first).modified, tags: [{ id: tag }] });
+        const changes = await t.app.get(DataSource).query(`SELECT action FROM changes WHERE kind = 'event' AND record_id = ${fast}`);
+        expect((changes as Array<{ action: string }>).map((row) => row.action)).toEqual(['created']);
+      }
+    }
+    // every create counted in the terms' counts, exactly
+    expect(await counts()).toEqual(before.map((count) => count + made));
+  });
+
+  it('answers what a create refuses after its parameter checks as the route does, and leaves the rest to the framework', async () => {
+    const headers = { Authorization: admin, ...JSON_BODY };
+    const path = `${API}/events`;
+    const event = { title: 'Refused', start_date: '2031-05-04 19:00:00', end_date: '2031-05-04 21:00:00' };
+    await throughPipeline('POST', path, headers, event);
+    const subscriber = basic(await t.user('subscriber'));
+    const refusals: Array<[string, Record<string, string>, object, boolean]> = [
+      // refused by the write: answered here
+      ['unknown venue', headers, { ...event, venue: 999999 }, false],
+      ['bad status', headers, { ...event, status: 'bogus' }, false],
+      ['bad date', headers, { ...event, start_date: 'nonsense' }, false],
+      ['subscriber', { ...headers, Authorization: subscriber }, event, false],
+      // refused by the route's pipes: the framework answers
+      ['no title', headers, { start_date: event.start_date, end_date: event.end_date }, true],
+    ];
+    const stored = async () => Number((await t.app.get(DataSource).query<Array<{ n: unknown }>>(`SELECT COUNT(*) AS n FROM events`))[0].n);
+    const storedBefore = await stored();
+    for (const [name, sent, body, framework] of refusals) {
+      const full = await throughPipeline('POST', path, sent, body);
+      let fast = {} as Answer;
+      expect([name, await frameworkCalls(async () => (fast = await send('POST', path, sent, body)))]).toEqual([name, framework ? 1 : 0]);
+      expect([name, full.status >= 400 && full.status < 500]).toEqual([name, true]);
+      expect({ name, status: fast.status, headers: fast.headers, body: fast.body.toString() }).toEqual({
+        name,
+        status: full.status,
+        headers: full.headers,
+        body: full.body.toString(),
+      });
+    }
+    // nothing half-written
+    expect(await stored()).toEqual(storedBefore);
+    // other shapes of the collection's path go to the framework
+    const shapes: Array<[string, string, Record<string, string>]> = [
+      ['query string', `${path}?title=Other`, headers],
+      ['trailing slash', `${path}/`, headers],
+      ['other spelling', `${API}/EVENTS`, headers],
+      ['anonymous', path, JSON_BODY],
+    ];
+    for (const [name, where, sent] of shapes) {
+      expect([name, await frameworkCalls(() => send('POST', where, sent, event))]).toEqual([name, 1]);
+    }
+    // the trailing slash's shape was learned by its request
+    const again = await beforePipeline('POST', `${path}/`, headers, event);
+    expect(again.status).toBe(201);
   });
 
   it('trashes another id as the pipeline does: status, slug, term counts, change log', async () => {

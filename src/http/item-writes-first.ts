@@ -19,24 +19,33 @@ import { sizeProblem } from './client-errors.js';
 import type { ApiError } from '../common/errors/api-error.js';
 
 /**
- * A write of one item by id as its route's handler makes it, split where the route's parameter
- * checks end: `prepare` makes the checks the route's pipes make of the request's input (the body
- * merged over the query string, spec §7.1) and gives the write, or throws when they fail (the
- * framework then answers the request, and its pipes fail the same way). The write answers the
- * route's payload, or throws what the handler would throw.
+ * A write as its route's handler makes it, split where the route's parameter checks end: `prepare`
+ * makes the checks the route's pipes make of the request's input (the body merged over the query
+ * string, spec §7.1) and gives the write, or throws when they fail (the framework then answers the
+ * request, and its pipes fail the same way). `id` is the path's id on a `…/:id` route, null on a
+ * collection route. The write answers the route's payload ({@link Created} for a `201`), or throws
+ * what the handler would throw.
  */
 export interface ItemWriter {
-  prepare(id: number, input: Record<string, unknown>): Promise<(ctx: RequestContext) => Promise<unknown>>;
+  prepare(id: number | null, input: Record<string, unknown>): Promise<(ctx: RequestContext) => Promise<unknown>>;
+}
+
+/** What a collection route's create answers: `201` with the new item's address in `Location`. */
+export class Created {
+  constructor(
+    readonly location: string,
+    readonly payload: unknown,
+  ) {}
 }
 
 type WriteMethod = 'POST' | 'DELETE';
 
 /**
- * What the pipeline decided for the authenticated writes of one single-item route through one
- * edition, one spelling of the path, one method and one `Origin`, learned from a request that went
- * through it: the headers its steps set before the handler (edition, security, CORS, the caching
- * header of authenticated answers), which depend neither on the id nor on the user, and the request
- * context the handler got, without the id and the user.
+ * What the pipeline decided for the authenticated writes of one single-item or collection route
+ * through one edition, one spelling of the path, one method and one `Origin`, learned from a request
+ * that went through it: the headers its steps set before the handler (edition, security, CORS, the
+ * caching header of authenticated answers), which depend neither on the id nor on the user, and the
+ * request context the handler got, without the id and the user.
  */
 interface WriteTemplate {
   edition: string;
@@ -44,6 +53,9 @@ interface WriteTemplate {
   context: TemplateContext;
   writer: ItemWriter;
 }
+
+/** Marks the keys of collection routes' templates, whose key holds the whole path. */
+const COLLECTION = 'collection ';
 
 function templateKey(method: string, origin: string | undefined, prefix: string): string {
   return `${method}\n${originKey(origin)}\n${prefix}`;
@@ -80,11 +92,12 @@ export function writesBeforeFramework(config: Pick<AppConfig, 'limits' | 'databa
 }
 
 /**
- * Authenticated writes of single items by id made before the framework (`cache/reads-first.ts`
- * puts them in the server's own request handler): a resource registers the writer of its `…/:id`
- * route for a method; once a write of that route has gone through the pipeline, later writes of the
- * same shape (method, path up to the id, `Origin`, no query, the plain shape of `isPlainWrite`) with
- * another id are made here, with the pipeline's checks in its order: the body within its limit, the
+ * Authenticated writes of single items made before the framework (`cache/reads-first.ts` puts them
+ * in the server's own request handler): a resource registers the writer of its `…/:id` route or of
+ * its collection route (creates) for a method; once a write of that route has gone through the
+ * pipeline, later writes of the same shape (method, path up to the id or the whole path, `Origin`, no
+ * query, the plain shape of `isPlainWrite`), with another id on an item route, are made here, with
+ * the pipeline's checks in its order: the body within its limit, the
  * credentials (a lock, a refusal or failures to clear go to the framework with what was found), the
  * body parsed and checked by the route's pipes (failures go to the framework), then the write, whose
  * answer or error answer is written as the handler and the exception filter would write it.
@@ -99,7 +112,7 @@ export class ItemWritesFirst {
     this.limits = config.getOrThrow<HttpConfig>('http');
   }
 
-  /** `writer` makes the `method` writes of the route `routePath` (`events/:id`) before the framework. */
+  /** `writer` makes the `method` writes of the route `routePath` (`events/:id`, `events`) before the framework. */
   register(method: WriteMethod, routePath: string, writer: ItemWriter): void {
     this.writers.set(`${method} ${routePath}`, writer);
   }
@@ -108,30 +121,43 @@ export class ItemWritesFirst {
   learn(req: Request, res: Response): void {
     const ctx = req.ctx;
     const route = ctx.route;
-    const id = ctx.routeParams.id;
     const target = req.originalUrl;
     if ((req.method !== 'POST' && req.method !== 'DELETE') || !route || !ctx.user || !ctx.target || ctx.target.search !== '') return;
     const writer = this.writers.get(`${req.method} ${route.path}`);
-    const suffix = `/${id}`;
-    if (!writer || id === undefined || !PATH_ID.test(id) || !target.endsWith(suffix) || !ctx.target.path.endsWith(suffix)) return;
-    if (!isPlainWrite(req, target, this.limits)) return;
-    const cut = (text: string) => text.slice(0, text.length - id.length);
-    this.templates.set(templateKey(req.method, req.headers.origin, cut(target)), {
+    if (!writer || !isPlainWrite(req, target, this.limits)) return;
+    const template = (path: string): WriteTemplate => ({
       edition: ctx.edition,
       headers: headersSoFar(res),
-      context: { base: ctx.base, api: ctx.api, route, path: cut(ctx.target.path) },
+      context: { base: ctx.base, api: ctx.api, route, path },
       writer,
     });
+    if (route.scope === 'collection') {
+      this.templates.set(templateKey(COLLECTION + req.method, req.headers.origin, target), template(ctx.target.path));
+      return;
+    }
+    const id = ctx.routeParams.id;
+    const suffix = `/${id}`;
+    if (id === undefined || !PATH_ID.test(id) || !target.endsWith(suffix) || !ctx.target.path.endsWith(suffix)) return;
+    const cut = (text: string) => text.slice(0, text.length - id.length);
+    this.templates.set(templateKey(req.method, req.headers.origin, cut(target)), template(cut(ctx.target.path)));
   }
 
-  /** The template and id of a request as sent, when one was learned for its shape. */
-  templateFor(req: IncomingMessage): { template: WriteTemplate; id: string } | undefined {
+  /**
+   * The template of a request as sent, when one was learned for its shape, with the path's id (null
+   * on a collection route).
+   */
+  templateFor(req: IncomingMessage): { template: WriteTemplate; id: string | null } | undefined {
     if (this.templates.size === 0 || (req.method !== 'POST' && req.method !== 'DELETE')) return undefined;
     const target = req.url ?? '';
-    const split = splitAtId(target);
-    if (!split) return undefined;
-    const template = this.templates.get(templateKey(req.method, req.headers.origin, split.prefix));
-    return template && isPlainWrite(req, target, this.limits) ? { template, id: split.id } : undefined;
+    let found: { template: WriteTemplate; id: string | null } | undefined;
+    const collection = this.templates.get(templateKey(COLLECTION + req.method, req.headers.origin, target));
+    if (collection) found = { template: collection, id: null };
+    else {
+      const split = splitAtId(target);
+      const template = split && this.templates.get(templateKey(req.method, req.headers.origin, split.prefix));
+      if (template) found = { template, id: (split as { id: string }).id };
+    }
+    return found && isPlainWrite(req, target, this.limits) ? found : undefined;
   }
 }
 
@@ -151,7 +177,7 @@ const logger = new Logger('ApiExceptionFilter');
 export async function answerWrite(
   req: IncomingMessage,
   res: ServerResponse,
-  found: { template: WriteTemplate; id: string },
+  found: { template: WriteTemplate; id: string | null },
   deps: WritesFirstDeps,
   onAnswer: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<boolean> {
@@ -174,7 +200,7 @@ export async function answerWrite(
   if (!user || outcome.lock.pairFailures > 0) return false;
   let write: (ctx: RequestContext) => Promise<unknown>;
   try {
-    write = await template.writer.prepare(Number(id), await parseBody(raw, req.headers['content-type']));
+    write = await template.writer.prepare(id === null ? null : Number(id), await parseBody(raw, req.headers['content-type']));
   } catch {
     return false;
   }
@@ -183,10 +209,10 @@ export async function answerWrite(
     edition: template.edition,
     base,
     api,
-    target: { path: path + id, search: '' },
+    target: { path: id === null ? path : path + id, search: '' },
     user,
     route,
-    routeParams: { id },
+    routeParams: id === null ? {} : { id },
     subject: null,
     ifMatch: null,
   };
@@ -195,7 +221,15 @@ export async function answerWrite(
   let status = 200;
   let body: Buffer;
   try {
-    body = Buffer.from(JSON.stringify(await write(ctx)));
+    const answer = await write(ctx);
+    let payload = answer;
+    if (answer instanceof Created) {
+      // as `created` and the `Allow` step set them
+      status = 201;
+      headers.push(['Location', answer.location]);
+      payload = answer.payload;
+    }
+    body = Buffer.from(JSON.stringify(payload));
     headers.push(['Allow', allowField(ctx) as string]);
   } catch (thrown) {
     // what the exception filter answers
