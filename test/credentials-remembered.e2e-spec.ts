@@ -1,6 +1,8 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { jest } from '@jest/globals';
 import { AuthService } from '../src/users/auth.service.js';
+import { BasicAuthMiddleware } from '../src/users/basic-auth.middleware.js';
 import { UsersService } from '../src/users/users.service.js';
 import { API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
 
@@ -103,6 +105,31 @@ describe('credentials remembered by a process', () => {
     expect(fullChecks).toBe(1);
     expect((await createTag(t, editor)).status).toBe(201);
     expect(fullChecks).toBe(1);
+  });
+
+  it('shares one read of the version among the checks of one event-loop turn, and sees a change committed before them', async () => {
+    const editor = await t.user('editor');
+    const address = '203.0.113.20';
+    await remembered(editor, address);
+    const middleware = t.app.get(BasicAuthMiddleware);
+    const manager = t.app.get<DataSource>(getDataSourceToken()).manager;
+    const queries = jest.spyOn(manager, 'query');
+    const versionReads = () => queries.mock.calls.filter(([sql]) => /FROM credentials_version/.test(String(sql))).length;
+    const checks = () => Promise.all(Array.from({ length: 5 }, () => middleware.check(address, editor)));
+    try {
+      fullChecks = 0;
+      const accepted = await checks();
+      expect(accepted.map((outcome) => outcome.user?.login)).toEqual(Array(5).fill(editor.login));
+      expect([versionReads(), fullChecks]).toEqual([1, 0]);
+      // revoked through the other process: every check of the next turn sees it and checks in full
+      expect(await other.app.get(UsersService).revokeAppPassword(editor.login, 'default')).toBe(1);
+      queries.mockClear();
+      const refused = await checks();
+      expect(refused.map((outcome) => [outcome.user, outcome.refused?.status])).toEqual(Array(5).fill([undefined, 401]));
+      expect(fullChecks).toBe(5);
+    } finally {
+      queries.mockRestore();
+    }
   });
 
   it('checks every request in full while the version row is missing', async () => {

@@ -3,6 +3,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { DataSource } from 'typeorm';
+import { freshReads } from '../cache/fresh-reads.js';
 import { runTogether } from '../common/sql/together.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type LoginCheck, LoginLocks } from '../limits/login-locks.js';
@@ -45,11 +46,21 @@ export function keepCredentialsOutcome(req: IncomingMessage, outcome: Credential
  */
 @Injectable()
 export class BasicAuthMiddleware implements NestMiddleware {
+  /**
+   * The credentials version for remembered credentials, read once for the checks of one event-loop
+   * turn (`freshReads`): each check gets a read that began after it was called, so a change
+   * committed before a request's check is seen by it, as with a read of its own.
+   */
+  private readonly currentVersion: () => Promise<string | null>;
+
   constructor(
     private readonly auth: AuthService,
     private readonly locks: LoginLocks,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    const versioning = credentialsVersionQuery();
+    this.currentVersion = freshReads(async () => versioning.read((await runTogether(this.dataSource.manager, [versioning.statement]))[0]));
+  }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (!req.ctx.target) return next();
@@ -72,18 +83,19 @@ export class BasicAuthMiddleware implements NestMiddleware {
    * The check of credentials sent from `client`, without its consequences (the answer, the failure
    * counted, the pair's failures cleared). Credentials this process accepted before, with no failure
    * of the pair counted then, are accepted again while the credentials version is the one read with
-   * that check: one short statement. Otherwise the version, the lock count and the passwords go in
-   * one round trip, the passwords looked at only when free.
+   * that check: one short statement, shared by the checks of one event-loop turn. Otherwise the
+   * version, the lock count and the passwords go in one round trip, the passwords looked at only
+   * when free.
    */
   async check(client: string, credentials: BasicCredentials): Promise<CredentialsOutcome> {
     const key = this.auth.rememberKey(client, credentials);
     const known = this.auth.recall(key);
-    const versioning = credentialsVersionQuery();
     if (known) {
-      const [version] = await runTogether(this.dataSource.manager, [versioning.statement]);
-      if (versioning.read(version) === known.version) return { lock: FREE, user: this.auth.reuse(known) };
+      const version = await this.currentVersion();
+      if (version !== null && version === known.version) return { lock: FREE, user: this.auth.reuse(known) };
       this.auth.forget(key);
     }
+    const versioning = credentialsVersionQuery();
     const locking = this.locks.checkQuery(client, credentials.login);
     const reading = this.auth.passwordsQuery(credentials.login);
     // the version first: a change committed after it is seen by the next check, whatever the rows below show
