@@ -92,7 +92,8 @@ export class BasicAuthMiddleware implements NestMiddleware {
     const known = this.auth.recall(key);
     if (known) {
       const version = await this.currentVersion();
-      if (version !== null && version === known.version) return { lock: FREE, user: this.auth.reuse(known) };
+      // a remembered version is never null, so a missing row (null) matches nothing
+      if (version === known.version) return { lock: FREE, user: this.auth.reuse(known) };
       this.auth.forget(key);
     }
     const versioning = credentialsVersionQuery();

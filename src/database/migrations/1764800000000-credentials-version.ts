@@ -3,9 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The credentials version: one row whose counter moves with every change that can turn accepted
  * credentials away or change what they allow (a password revoked, a role changed, a failed login
- * counted). A process
- * keeps the outcome of credentials it has checked and reuses it while this counter has not moved
- * (`users/credentials-version.ts`).
+ * counted). A process keeps the outcome of credentials it has checked and reuses it while this
+ * counter has not moved (`users/credentials-version.ts`).
  */
 export class CredentialsVersion1764800000000 implements MigrationInterface {
   name = 'CredentialsVersion1764800000000';
