@@ -233,7 +233,11 @@ describe('work per list request', () => {
       const sent = ownTexts(wire.texts);
       const last = sent[sent.length - 1].split(';\n');
       expect(last[0]).toMatch(/^INSERT INTO events /);
-      expect(last.slice(-2)).toEqual(['UPDATE data_version SET version = version + 1 WHERE id = 1', 'COMMIT']);
+      // a create moves term counts: the version of the rows events embed moves too
+      expect(last.slice(-2)).toEqual([
+        'UPDATE data_version SET version = version + 1, embedded_version = embedded_version + 1 WHERE id = 1',
+        'COMMIT',
+      ]);
       expect(sent.filter((text) => /^\s*COMMIT\s*$/i.test(text))).toHaveLength(0);
       // authentication, the check of the named ids, the start with the id and slugs, the rows with the commit
       expect(sent).toHaveLength(4);
@@ -275,23 +279,43 @@ describe('work per list request', () => {
 
     // the change sequencer's pass after the create's commit first
     const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-    /** The request's own query texts on the wire: the last carries the version's move and the commit, none goes on its own. */
-    const committedWithLast = (texts: string[]) => {
+    /**
+     * The request's own query texts on the wire: the last carries the version's move (with that of
+     * the rows events embed or without) and the commit, none goes on its own.
+     */
+    const committedWithLast = (texts: string[], embeddedMoves: boolean) => {
       const sent = ownTexts(texts);
       expect(sent.filter((text) => /^\s*COMMIT\s*$/i.test(text))).toHaveLength(0);
       expect(sent[sent.length - 1].split(';\n').slice(-2)).toEqual([
-        'UPDATE data_version SET version = version + 1 WHERE id = 1',
+        embeddedMoves
+          ? 'UPDATE data_version SET version = version + 1, embedded_version = embedded_version + 1 WHERE id = 1'
+          : 'UPDATE data_version SET version = version + 1 WHERE id = 1',
         'COMMIT',
       ]);
       return sent;
     };
+    const versions = async () =>
+      (await dataSource.query('SELECT version, embedded_version FROM data_version WHERE id = 1')).map(
+        (row: { version: string | number; embedded_version: string | number }) => [Number(row.version), Number(row.embedded_version)],
+      )[0] as [number, number];
 
+    await settle();
+    // a first title update reads the rows its answer embeds; a second one takes them from the first's
+    const [versionBefore, embeddedBefore] = await versions();
+    const warm = await t.http().post(`${API}/events/${id}`).set('Authorization', basic(ADMIN)).send({ title: 'Edited alone, once' });
+    expect(warm.status).toBe(200);
     await settle();
     counter.reset();
     let wire = wireQueries(databasePort(dataSource));
     const updated = await t.http().post(`${API}/events/${id}`).set('Authorization', basic(ADMIN)).send({ title: 'Edited alone, renamed' });
     wire.stop();
     expect(updated.status).toBe(200);
+    // each moved the data version; neither the version of the rows events embed
+    expect(await versions()).toEqual([versionBefore + 2, embeddedBefore]);
+    // the same answer but for what the update changed
+    const unchanged = (body: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(body).filter(([key]) => !['title', 'modified', 'modified_utc'].includes(key)));
+    expect(unchanged(updated.body)).toEqual(unchanged(warm.body));
     expect(updated.body.title).toBe('Edited alone, renamed');
     expect(updated.body.categories.map((term: { id: number }) => term.id)).toEqual([category]);
     expect(await counts()).toEqual(before);
@@ -302,17 +326,20 @@ describe('work per list request', () => {
       expect(update.before).toEqual(['SELECT version FROM credentials_version WHERE id = 1']);
       expect(update.inside).toHaveLength(2);
       const first = update.inside[0].split(';\n');
-      expect(first).toHaveLength(3);
+      expect(first).toHaveLength(4);
       expect(first[0]).toMatch(/^SELECT .* FROM events WHERE id = \d+ FOR UPDATE$/);
       expect(first[1]).toMatch(/^SELECT 0 AS t, event_id, organizer_id AS term_id/);
       expect(first[2]).toMatch(/^SELECT id FROM webhook_subscriptions WHERE active = 1/);
+      expect(first[3]).toBe('SELECT embedded_version FROM data_version WHERE id = 1');
       // authentication, the locked row with its links, the rest with the commit
-      expect(committedWithLast(wire.texts)).toHaveLength(3);
+      expect(committedWithLast(wire.texts, false)).toHaveLength(3);
       const parts = update.inside[1].split(';\n');
       // only the columns that changed, in the entity's order (the modification time, kept to the second, when the second moved)
       expect(parts[0]).toMatch(/^UPDATE events SET (modified_utc = '[^']*', )?title = 'Edited alone, renamed' WHERE id = \d+$/);
       expect(parts[1]).toMatch(/^INSERT INTO changes /);
       expect(parts.filter((part) => /^UPDATE \S+ SET published_count/.test(part))).toHaveLength(0);
+      // the rows the answer embeds were kept by the first update at the same version: not read again
+      expect(parts.filter((part) => /\bFROM (venues|organizers|categories|tags)\b/.test(part))).toEqual([]);
     }
 
     await settle();
@@ -323,14 +350,17 @@ describe('work per list request', () => {
     expect(trashed.status).toBe(200);
     expect(trashed.body.status).toBe('trash');
     expect(await counts()).toEqual([before[0] - 1, before[1] - 1]);
+    expect(await versions()).toEqual([versionBefore + 3, embeddedBefore + 1]);
     const trash = transaction();
     if (mysql) {
       expect(trash.before).toHaveLength(1);
       expect(trash.inside).toHaveLength(2);
       // the slugs the trashed one competes with were read with the locked row, by its own slug
       expect(trash.inside[0].split(';\n')[3]).toMatch(/^SELECT e\.slug AS own, s\.slug, s\.id FROM events e LEFT JOIN events s /);
-      expect(committedWithLast(wire.texts)).toHaveLength(3);
+      expect(committedWithLast(wire.texts, true)).toHaveLength(3);
       const parts = trash.inside[1].split(';\n');
+      // the counts moved: the rows the answer embeds are read again, after them
+      expect(parts.filter((part) => /^SELECT .* FROM (categories|tags) WHERE id IN/.test(part))).toHaveLength(2);
       expect(parts[0]).toMatch(/^UPDATE events SET status = 'trash', pre_trash_status = 'publish', slug = .*__trashed/);
       expect(parts.filter((part) => /^UPDATE (categories|tags) SET published_count = published_count \+ -1/.test(part))).toHaveLength(2);
     }

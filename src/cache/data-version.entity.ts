@@ -11,4 +11,8 @@ export class DataVersionEntity {
 
   @Column({ type: 'bigint' })
   version: string;
+
+  /** Moved by every write but those that leave the rows an event's answer embeds alone (`DataVersionService`). */
+  @Column({ type: 'bigint', name: 'embedded_version' })
+  embeddedVersion: string;
 }

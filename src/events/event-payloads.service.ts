@@ -22,6 +22,7 @@ import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
 import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import { type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
 
 /** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
 export interface KnownEventLinks {
@@ -36,6 +37,8 @@ export interface KnownEventLinks {
 @Injectable()
 export class EventPayloadsService {
   private readonly settings: Omit<EventMapperSettings, 'api'>;
+  /** Rows of venues, organizers and terms that event writes of this process read for their answers. */
+  private readonly embeddedRows = new EmbeddedRowsCache();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -137,23 +140,38 @@ export class EventPayloadsService {
   /**
    * The rows the answer of a write embeds for the event it stored (its venue, organizers,
    * categories and tags, as the write's transaction sees them), as reads to add to the write's own
-   * statements; `rows` is filled as their results are read, for {@link of}'s `known.rows`.
+   * statements; `rows` is filled as their results are read, for {@link of}'s `known.rows`. With
+   * `embeddedAt`, the version of such rows the transaction read before (and a write that leaves
+   * them as they are), rows this process kept at that version serve instead, with no statement,
+   * and those read are kept at it ({@link EmbeddedRowsCache}).
    */
   embeddedRowsQueries(
     manager: EntityManager,
     venueId: number | null,
     links: Pick<KnownEventLinks, 'organizers' | 'categories' | 'tags'>,
     batch: StatementBatch,
-  ): Required<NonNullable<KnownEventLinks['rows']>> {
-    const rows: Required<NonNullable<KnownEventLinks['rows']>> = { venues: [], organizers: [], categories: [], tags: [] };
-    const ids = (list: Array<{ termId: number }>) => [...new Set(list.map((link) => Number(link.termId)))];
-    batch.read(rowsInQuery(manager, VenueEntity, 'id', venueId !== null ? [venueId] : []), (found) => (rows.venues = found));
-    batch.read(
-      rowsInQuery(manager, OrganizerEntity, 'id', [...new Set(links.organizers.map((link) => link.organizerId))]),
-      (found) => (rows.organizers = found),
-    );
-    batch.read(rowsInQuery(manager, this.categories.definition.entity, 'id', ids(links.categories)), (found) => (rows.categories = found));
-    batch.read(rowsInQuery(manager, this.tags.definition.entity, 'id', ids(links.tags)), (found) => (rows.tags = found));
+    embeddedAt: string | null = null,
+  ): EmbeddedRows {
+    const termIds = (list: Array<{ termId: number }>) => [...new Set(list.map((link) => Number(link.termId)))];
+    const ids: Record<EmbeddedKind, number[]> = {
+      venues: venueId !== null ? [venueId] : [],
+      organizers: [...new Set(links.organizers.map((link) => link.organizerId))],
+      categories: termIds(links.categories),
+      tags: termIds(links.tags),
+    };
+    const kept = embeddedAt === null ? null : this.embeddedRows.find(embeddedAt, ids);
+    if (kept) return kept;
+    const rows: EmbeddedRows = { venues: [], organizers: [], categories: [], tags: [] };
+    const reading =
+      <K extends EmbeddedKind>(kind: K) =>
+      (found: EmbeddedRows[K]) => {
+        rows[kind] = found;
+        if (embeddedAt !== null) this.embeddedRows.keep(embeddedAt, kind, found);
+      };
+    batch.read(rowsInQuery(manager, VenueEntity, 'id', ids.venues), reading('venues'));
+    batch.read(rowsInQuery(manager, OrganizerEntity, 'id', ids.organizers), reading('organizers'));
+    batch.read(rowsInQuery(manager, this.categories.definition.entity, 'id', ids.categories), reading('categories'));
+    batch.read(rowsInQuery(manager, this.tags.definition.entity, 'id', ids.tags), reading('tags'));
     return rows;
   }
 

@@ -38,6 +38,28 @@ import { SeriesUpdatesService } from './series/series-updates.service.js';
 class ForGeneralPath extends Error {}
 
 /**
+ * The row a write to one event stores, made from the current one: whether it wrote the event's
+ * links, and whether it may have written rows the event's answer embeds (a venue, organizers or
+ * terms it named, created or linked); the terms' counts it moves are counted apart.
+ */
+interface RowChange {
+  entity: EventEntity;
+  linksWritten: boolean;
+  embeddedWritten: boolean;
+}
+
+/**
+ * What a write to one event stored, with the links and rows its answer embeds; whether the data
+ * version moved with its commit, and whether the write left the rows its answer embeds alone.
+ */
+interface OneEventWritten {
+  event: EventEntity;
+  links: KnownEventLinks;
+  bumped: boolean;
+  leavesEmbedded: boolean;
+}
+
+/**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,
  * then one transaction that fills the record, links organizers and terms and keeps the term counts,
  * then the answer.
@@ -165,36 +187,40 @@ export class EventsService {
   /**
    * A write to one event outside any series (an update of it, its trash), in its transaction and
    * two round trips: the event's row locked and read with its links, whether the commit takes
-   * snapshots for the webhooks (and `ahead`, a read the change will want); then `change`, which
-   * makes the row to store from the current one (and may write links itself, saying so); then the
-   * changed columns, the change, the term counts moved by what changed and the rows the answer
-   * embeds, together, with the data version and the commit when no snapshot is to be taken (else
-   * those go on their own after the snapshots). The answer is built from what was written, without
-   * reading it back. Without the row, `missing` is thrown (by default the event's 404).
+   * snapshots for the webhooks, the version of the rows events embed (and `ahead`, a read the change
+   * will want); then `change`, which makes the row to store from the current one (and may write
+   * links itself, saying so); then the changed columns, the change, the term counts moved by what
+   * changed and the rows the answer embeds, together, with the data version and the commit when no
+   * snapshot is to be taken (else those go on their own after the snapshots). A write that left the
+   * embedded rows alone (no venue, organizer or term named, no count moved) takes them from those
+   * this process kept at the version read, when it has them all, and leaves that version as it is.
+   * The answer is built from what was written, without reading it back. Without the row, `missing`
+   * is thrown (by default the event's 404).
    */
   private async writeOneEvent(
     manager: EntityManager,
     id: number,
     seen: EventEntity | null,
-    change: (current: EventEntity) => Promise<{ entity: EventEntity; linksWritten: boolean }>,
+    change: (current: EventEntity) => Promise<RowChange>,
     ahead: StatementRead<void> | null = null,
     missing: () => Error = () => new ApiError(404, ErrorCode.EventNotFound, { id }),
-  ): Promise<{ event: EventEntity; links: KnownEventLinks; bumped: boolean }> {
+  ): Promise<OneEventWritten> {
     const locking = lockedRowQuery(manager, EventEntity, id);
     const linking = this.payloads.linksQuery([id]);
     const first = new StatementBatch();
-    const read: { row?: EventEntity | null; links?: KnownEventLinks } = {};
+    const read: { row?: EventEntity | null; links?: KnownEventLinks; embeddedAt?: string } = {};
     first.read(locking, (row) => (read.row = row));
     first.read(linking, (found) => (read.links = found));
     first.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
     first.read(ahead);
+    first.read(this.items.embeddedVersionQuery(), (version) => (read.embeddedAt = version));
     await first.run(manager);
     const locked = read.row;
     const before = read.links as KnownEventLinks;
     if (!locked) throw missing();
     // a conditional write: the row must still hold what the condition was evaluated on
     if (seen && !sameRow(locked, seen)) throw preconditionFailed();
-    const { entity, linksWritten } = await change(locked);
+    const { entity, linksWritten, embeddedWritten } = await change(locked);
     // links an update wrote are read again, by the same statement
     const after = linksWritten ? linking.read(await manager.query(linking.statement.sql)) : before;
     const batch = new StatementBatch();
@@ -206,10 +232,18 @@ export class EventsService {
       linkedContribution(entity.status === 'publish', after),
     );
     for (const count of counts) batch.send(count);
-    const rows = this.payloads.embeddedRowsQueries(manager, entity.venueId, after, batch);
-    const bumped = this.items.bumpWithCommit(manager);
+    // a write that left the rows its answer embeds alone may answer with rows kept at the version it read, and leaves that version
+    const leavesEmbedded = !embeddedWritten && counts.length === 0;
+    const rows = this.payloads.embeddedRowsQueries(
+      manager,
+      entity.venueId,
+      after,
+      batch,
+      leavesEmbedded ? (read.embeddedAt ?? null) : null,
+    );
+    const bumped = this.items.bumpWithCommit(manager, !leavesEmbedded);
     await batch.run(manager, changeHooks(manager)?.quietCommit(manager) ?? true);
-    return { event: entity, links: { ...after, rows }, bumped };
+    return { event: entity, links: { ...after, rows }, bumped, leavesEmbedded };
   }
 
   async update(ref: ItemRef, input: UpdateEventDto, ctx: RequestContext, queryScope?: RecurrenceScope): Promise<EventResponse> {
@@ -297,10 +331,13 @@ export class EventsService {
     input: UpdateEventDto,
     user: AuthUser,
     checked: { now: Date; dateUtc: string | undefined; dates: EventDates | undefined; plan: LinkPlan },
-  ): Promise<{ entity: EventEntity; linksWritten: boolean }> {
+  ): Promise<RowChange> {
     const entity = manager.create(EventEntity, { ...current });
     await this.rules.fill(entity, input, user, manager, { ...checked, isCreate: false, previous: current });
-    return { entity, linksWritten: await this.links.link(entity.id, input, checked.plan, user, manager, false) };
+    const linksWritten = await this.links.link(entity.id, input, checked.plan, user, manager, false);
+    // a venue, organizers or terms named may be created (inline, or terms by a new name): only an update naming none leaves their rows alone
+    const named = input.venue !== undefined || input.organizer !== undefined || input.categories !== undefined || input.tags !== undefined;
+    return { entity, linksWritten, embeddedWritten: linksWritten || named };
   }
 
   /**
@@ -319,7 +356,7 @@ export class EventsService {
         this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
         if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
         const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-        return { entity: this.trashedRow(manager, current, slug), linksWritten: false };
+        return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
       },
       (manager) => this.items.trashedSlugRowsQuery(manager, 'events', id),
     );
@@ -335,7 +372,7 @@ export class EventsService {
     operation: 'update' | 'delete',
     id: number,
     ctx: RequestContext,
-    change: (manager: EntityManager, current: EventEntity) => Promise<{ entity: EventEntity; linksWritten: boolean }>,
+    change: (manager: EntityManager, current: EventEntity) => Promise<RowChange>,
     ahead: (manager: EntityManager) => StatementRead<void> | null = () => null,
   ): Promise<EventResponse | null> {
     let written: Awaited<ReturnType<EventsService['writeOneEvent']>>;
@@ -394,7 +431,7 @@ export class EventsService {
             async (current) => {
               if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
               const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-              return { entity: this.trashedRow(manager, current, slug), linksWritten: false };
+              return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
             },
             slugRowsQuery(manager, 'events', trashedBase),
           ),
@@ -429,8 +466,8 @@ export class EventsService {
   }
 
   /** The answer of {@link writeOneEvent}'s write, once committed: the event as written, with the rows it read. */
-  private async answerOfWrite(written: { event: EventEntity; links: KnownEventLinks; bumped: boolean }, ctx: RequestContext) {
-    await this.items.dataChanged(written.bumped);
+  private async answerOfWrite(written: OneEventWritten, ctx: RequestContext) {
+    await this.items.dataChanged(written.bumped, !written.leavesEmbedded);
     ctx.subject = written.event;
     const [body] = await this.payloads.of([written.event], ctx, undefined, false, undefined, written.links);
     return body;

@@ -212,15 +212,25 @@ export class ItemsService {
   /**
    * After a committed write: cached answers and per-version values are stale (the answer to the
    * write itself is built from fresh data), and scheduled items must be checked again. `bumped`:
-   * the version moved with the commit already ({@link bumpWithCommit}).
+   * the version moved with the commit already ({@link bumpWithCommit}). `embeddedRowsWritten`
+   * false: the write vouches that it changed no venue, organizer or term row.
    */
-  async dataChanged(bumped = false): Promise<void> {
+  async dataChanged(bumped = false, embeddedRowsWritten = true): Promise<void> {
     this.nextCheckAt = 0;
-    if (!bumped) await this.version.bump();
+    if (!bumped) await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
   }
 
-  /** Moves the shared data version with the commit of the caller's transaction when it can (then pass `true` to {@link dataChanged}). */
-  bumpWithCommit(manager: EntityManager): boolean {
-    return this.version.bumpWithCommit(manager);
+  /**
+   * Moves the shared data version with the commit of the caller's transaction when it can (then
+   * pass `true` to {@link dataChanged}); `embeddedRowsWritten` false: the transaction vouches that
+   * it changed no venue, organizer or term row (`DataVersionService.bumpWithCommit`).
+   */
+  bumpWithCommit(manager: EntityManager, embeddedRowsWritten = true): boolean {
+    return this.version.bumpWithCommit(manager, embeddedRowsWritten);
+  }
+
+  /** The version of the rows events embed, to read in a write's transaction (`DataVersionService.embeddedVersionQuery`). */
+  embeddedVersionQuery(): StatementRead<string> {
+    return this.version.embeddedVersionQuery();
   }
 }

@@ -13,6 +13,7 @@ import { ListingSeries1764600000000 } from './1764600000000-listing-series.js';
 import { ListingFilters1764700000000 } from './1764700000000-listing-filters.js';
 import { VenueUpcoming1764750000000 } from './1764750000000-venue-upcoming.js';
 import { CredentialsVersion1764800000000 } from './1764800000000-credentials-version.js';
+import { EmbeddedVersion1764900000000 } from './1764900000000-embedded-version.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ListingFilters1764700000000,
   VenueUpcoming1764750000000,
   CredentialsVersion1764800000000,
+  EmbeddedVersion1764900000000,
 ];

@@ -1,0 +1,46 @@
+import { EmbeddedRowsCache, type EmbeddedRows } from './embedded-rows-cache.js';
+
+const none = { venues: [], organizers: [], categories: [], tags: [] };
+const row = <T>(id: number, name: string) => ({ id, name }) as unknown as T;
+
+describe('EmbeddedRowsCache', () => {
+  it('gives the rows asked for, in the order asked, only when every one was kept at the version read', () => {
+    const cache = new EmbeddedRowsCache();
+    cache.keep('7', 'venues', [row<EmbeddedRows['venues'][number]>(1, 'Hall')]);
+    cache.keep('7', 'tags', [row<EmbeddedRows['tags'][number]>(5, 'five'), row<EmbeddedRows['tags'][number]>(4, 'four')]);
+    const found = cache.find('7', { ...none, venues: [1], tags: [4, 5] });
+    expect(found).toEqual({
+      venues: [{ id: 1, name: 'Hall' }],
+      organizers: [],
+      categories: [],
+      tags: [
+        { id: 4, name: 'four' },
+        { id: 5, name: 'five' },
+      ],
+    });
+    // another version, a row never kept, a row of another kind with the same id: read them again
+    expect(cache.find('8', { ...none, venues: [1] })).toBeNull();
+    expect(cache.find('7', { ...none, venues: [1], tags: [4, 6] })).toBeNull();
+    expect(cache.find('7', { ...none, organizers: [1] })).toBeNull();
+    expect(cache.find('7', none)).toEqual(none);
+  });
+
+  it('keeps a row at the version it was last read at', () => {
+    const cache = new EmbeddedRowsCache();
+    cache.keep('7', 'organizers', [row<EmbeddedRows['organizers'][number]>(2, 'old')]);
+    cache.keep('9', 'organizers', [row<EmbeddedRows['organizers'][number]>(2, 'new')]);
+    expect(cache.find('7', { ...none, organizers: [2] })).toBeNull();
+    expect(cache.find('9', { ...none, organizers: [2] })?.organizers).toEqual([{ id: 2, name: 'new' }]);
+  });
+
+  it('shares frozen rows, and keeps at most its limit of rows per kind, the least recently used going first', () => {
+    const cache = new EmbeddedRowsCache(2);
+    const kept = [1, 2, 3].map((id) => row<EmbeddedRows['categories'][number]>(id, `c${id}`));
+    cache.keep('1', 'categories', kept.slice(0, 2));
+    expect(Object.isFrozen(kept[0])).toBe(true);
+    expect(cache.find('1', { ...none, categories: [1] })).not.toBeNull();
+    cache.keep('1', 'categories', [kept[2]]);
+    expect(cache.find('1', { ...none, categories: [2] })).toBeNull();
+    expect(cache.find('1', { ...none, categories: [1, 3] })?.categories).toEqual([kept[0], kept[2]]);
+  });
+});

@@ -1,0 +1,57 @@
+import { LRUCache } from 'lru-cache';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
+import type { AnyTerm } from '../terms/term-tree.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
+
+/** The rows an event's answer embeds, by kind. */
+export interface EmbeddedRows {
+  venues: VenueEntity[];
+  organizers: OrganizerEntity[];
+  categories: AnyTerm[];
+  tags: AnyTerm[];
+}
+
+export type EmbeddedKind = keyof EmbeddedRows;
+const KINDS: readonly EmbeddedKind[] = ['venues', 'organizers', 'categories', 'tags'];
+
+/** Rows kept per kind: the most recently used go on, the others are read again when needed. */
+export const EMBEDDED_ROWS_PER_KIND = 5_000;
+
+/**
+ * Rows of venues, organizers and terms this process read inside a transaction, each with the
+ * version of such rows (`DataVersionService.embeddedVersionQuery`) read earlier in it: rows read
+ * after that version are at least as new as what it stands for, and stay right for as long as it has
+ * not moved, since every write that changes such a row moves it (in its transaction, or after its
+ * commit and before its answer). An event write that reads the same version takes them from here
+ * instead of reading them again for its answer. The rows are frozen: whoever gets them shares them.
+ */
+export class EmbeddedRowsCache {
+  private readonly rows: Record<EmbeddedKind, LRUCache<number, { version: string; row: object }>>;
+
+  constructor(limit = EMBEDDED_ROWS_PER_KIND) {
+    this.rows = {
+      venues: new LRUCache({ max: limit }),
+      organizers: new LRUCache({ max: limit }),
+      categories: new LRUCache({ max: limit }),
+      tags: new LRUCache({ max: limit }),
+    };
+  }
+
+  /** The rows of these ids, in their order, when every one was kept at `version`; otherwise null. */
+  find(version: string, ids: Record<EmbeddedKind, number[]>): EmbeddedRows | null {
+    const found: Record<EmbeddedKind, object[]> = { venues: [], organizers: [], categories: [], tags: [] };
+    for (const kind of KINDS) {
+      for (const id of ids[kind]) {
+        const kept = this.rows[kind].get(id);
+        if (kept?.version !== version) return null;
+        found[kind].push(kept.row);
+      }
+    }
+    return found as unknown as EmbeddedRows;
+  }
+
+  /** Keeps `rows` of `kind`, read after the version `version` was read in the same transaction. */
+  keep<K extends EmbeddedKind>(version: string, kind: K, rows: EmbeddedRows[K]): void {
+    for (const row of rows) this.rows[kind].set(row.id, { version, row: Object.freeze(row) });
+  }
+}
