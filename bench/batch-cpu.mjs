@@ -7,11 +7,11 @@
 // an update on both sides of the connection, and how much of that is per statement.
 //
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/calendar_bench node bench/batch-cpu.mjs
-import { execFileSync } from 'node:child_process';
 import mysql from 'mysql2/promise';
-import { cpuMs } from './process-cpu.mjs';
+import { cpuMs, mariadbPid } from './process-cpu.mjs';
 
-const mariadb = execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0];
+const mariadb = mariadbPid();
+if (!mariadb) throw new Error('No local MariaDB server (mariadbd) to measure.');
 const pool = mysql.createPool({
   uri: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench',
   connectionLimit: 32,

@@ -9,7 +9,7 @@ export function cpuMs(pid) {
 }
 
 /** The process id of the local MariaDB server, or null. */
-function mariadbPid() {
+export function mariadbPid() {
   try {
     return execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0] || null;
   } catch {

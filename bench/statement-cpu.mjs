@@ -4,12 +4,12 @@
 // Random published events of the calendar outside any series; the login is the bench's admin's.
 //
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/statement-cpu.mjs
-import { execFileSync } from 'node:child_process';
 import mysql from 'mysql2/promise';
-import { cpuMs } from './process-cpu.mjs';
+import { cpuMs, mariadbPid } from './process-cpu.mjs';
 
 const login = (process.env.BENCH_CREDENTIALS ?? 'bench-admin:bench-password-1').split(':')[0];
-const mariadb = execFileSync('pgrep', ['-x', 'mariadbd'], { encoding: 'utf8' }).split('\n')[0];
+const mariadb = mariadbPid();
+if (!mariadb) throw new Error('No local MariaDB server (mariadbd) to measure.');
 const pool = mysql.createPool({ uri: process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench', connectionLimit: 8 });
 const [events] = await pool.query(
   "SELECT id, venue_id FROM events WHERE status = 'publish' AND series_id IS NULL ORDER BY id DESC LIMIT 5000",
