@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import mysql from 'mysql2/promise';
+import type { Response } from 'supertest';
 import { EventReadsService } from '../src/events/event-reads.service.js';
 import { ADMIN_AUTH, eventBody, eventClient, expectError, type EventClient } from './support/events.js';
 import { API, basic, startTestApp, type Credentials, type TestApp } from './support/test-app.js';
@@ -111,6 +113,51 @@ describe('event writes made on the locked row', () => {
     const suffixed = await ev.make(eventBody({ title: 'Finale' }));
     await setSlug(suffixed.id, 'finale__trashed');
     expect((await ev.remove(suffixed.id)).body).toMatchObject({ status: 'trash', slug: 'finale__trashed' });
+  });
+
+  it('answers the links another writer committed while the update waited for the row (its links read after the lock)', async () => {
+    const dataSource = t.app.get(DataSource);
+    const event = await ev.make(eventBody({ title: 'Waited For', categories: ['Waiting Room'], tags: ['first-in-line'] }));
+    const tag = (await t.http().post(`${API}/tags`).set('Authorization', ADMIN_AUTH).send({ name: 'Linked Meanwhile' })).body as {
+      id: number;
+    };
+    // another writer holds the event's row and links a tag to it (MariaDB: a connection of its own; SQLite: one writer at a time, it commits first)
+    const url = process.env.DATABASE_URL;
+    const other = url ? await mysql.createConnection(url) : null;
+    try {
+      let pending: Promise<Response>;
+      if (other) {
+        await other.query('START TRANSACTION');
+        await other.query('SELECT id FROM events WHERE id = ? FOR UPDATE', [event.id]);
+        await other.query('INSERT INTO event_tags (event_id, tag_id) VALUES (?, ?)', [event.id, tag.id]);
+        pending = ev.update(event.id, { title: 'Waited For, Edited' });
+        // the update waits for the row, then the other writer commits
+        const waiting = async () =>
+          Number(
+            (
+              await dataSource.query(
+                "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID() AND command = 'Query' AND info LIKE '%FOR UPDATE%'",
+              )
+            )[0].n,
+          );
+        for (let tries = 0; (await waiting()) === 0; tries++) {
+          if (tries > 200) throw new Error('the update never waited for the row');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await other.query('COMMIT');
+      } else {
+        await dataSource.query('INSERT INTO event_tags (event_id, tag_id) VALUES (?, ?)', [event.id, tag.id]);
+        pending = ev.update(event.id, { title: 'Waited For, Edited' });
+      }
+      const updated = await pending;
+      expect(updated.status).toBe(200);
+      expect(updated.body.title).toBe('Waited For, Edited');
+      const ids = (terms: Array<{ id: number }>) => terms.map((term) => term.id).sort((a, b) => a - b);
+      expect(ids(updated.body.tags)).toEqual(ids([tag, ...event.tags]));
+      expect(updated.body.categories).toEqual([expect.objectContaining({ name: 'Waiting Room' })]);
+    } finally {
+      await other?.end();
+    }
   });
 
   it('checks as the general path does: fields, then dates on the locked row, then permission, then the trash', async () => {
