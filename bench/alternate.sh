@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Two builds of the server side by side on one calendar, loaded in turn with the same writes
-# (bench/writes.mjs): each is warmed up for 10 s, then they take turns for <rounds> runs of <seconds>
-# each, so that the calendar's growth and the machine's drift touch both alike. Prints every run
+# (bench/writes.mjs): each is warmed up for 30 s (a fresh server's write path needs about 20 s of
+# load to run at its steady rate), then they take turns for <rounds> runs of <seconds> each, in an
+# order that flips every round, so that the calendar's growth, the machine's drift and which run
+# goes first touch both alike (an even number of rounds balances them). Prints every run
 # and each build's mean. A build is a checkout with `dist/` built (e.g. a `git worktree` of the
 # commit before a change, with `node_modules` linked), or the word `handler`: the hand-written
 # yardstick (bench/baseline.mjs), for the service's ratio to it measured in turns.
@@ -29,11 +31,18 @@ start() { # <build> <port>: the server as `npm run start:prod` runs it, without 
 }
 start "$a" 3971; start "$b" 3972
 writes() { node "$here/bench/writes.mjs" "http://127.0.0.1:$1" "$kind" "$2" "$3"; }
-writes 3971 10 "${pids[0]}" > /dev/null; writes 3972 10 "${pids[1]}" > /dev/null
+writes 3971 30 "${pids[0]}" > /dev/null; writes 3972 30 "${pids[1]}" > /dev/null
 out=$(mktemp)
-for _ in $(seq "$rounds"); do
-  echo "A $(writes 3971 "$seconds" "${pids[0]}")"
-  echo "B $(writes 3972 "$seconds" "${pids[1]}")"
+# the order flips every round (A B, B A, A B...): with a fixed order, a rate that still drifts
+# (up while a path warms, down as the calendar grows) would favour one side
+for round in $(seq "$rounds"); do
+  if [ $((round % 2)) -eq 1 ]; then
+    echo "A $(writes 3971 "$seconds" "${pids[0]}")"
+    echo "B $(writes 3972 "$seconds" "${pids[1]}")"
+  else
+    echo "B $(writes 3972 "$seconds" "${pids[1]}")"
+    echo "A $(writes 3971 "$seconds" "${pids[0]}")"
+  fi
 done | tee "$out"
 awk -v a="$a" -v b="$b" '{ n[$1]++; s[$1] += $3 } END { printf "A (%s): mean %.0f req/s over %d runs\nB (%s): mean %.0f req/s over %d runs\nB / A: %.2f\n", a, s["A"]/n["A"], n["A"], b, s["B"]/n["B"], n["B"], (s["B"]/n["B"]) / (s["A"]/n["A"]) }' "$out"
 rm -f "$out"

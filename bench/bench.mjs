@@ -395,16 +395,36 @@ async function quiet() {
   }
 }
 
+/**
+ * The same load as `scenario` before it is measured; answers the seconds it took. Reads get two
+ * seconds. Writes, whose path is longer, get slices of five seconds until one runs within 5 % of
+ * the rate of the slice before, at most four: a fresh server's title updates ran 127, 349, 502 and
+ * 545 req/s in four runs of six seconds, then stayed there (docs/PERFORMANCE.md), and the first
+ * second of a cold create run has p99 latencies of seconds. A yardstick that runs steady from its
+ * first slice stops after two.
+ */
+async function warmUp(scenario) {
+  if (!scenario.method || scenario.method === 'GET') {
+    await drive({ ...scenario, duration: 2 });
+    return 2;
+  }
+  let before = null;
+  for (let slice = 1; slice <= 4; slice++) {
+    const rate = (await drive({ ...scenario, duration: 5 })).requests.average;
+    if (before !== null && Math.abs(rate - before) <= 0.05 * before) return slice * 5;
+    before = rate;
+  }
+  return 20;
+}
+
 /** Waits for a quiet database, warms up, drives one scenario, records and prints its row. */
 async function measure(size, mode, scenario) {
   await quiet();
-  // The same load first (the path would otherwise be measured while it is still being compiled: the
-  // first second of a cold create run has p99 latencies of seconds): two seconds for reads, five for
-  // writes, whose path is longer (a linked create measured first after a start with two seconds gave
-  // 203 req/s and p99 741 ms, 399 and 164 ms after another create scenario had run). The service and
-  // its yardsticks get the same warm-up; a write warm-up adds a few thousand events.
+  // The same load first, so that the path is not measured while it is still being compiled (see
+  // `warmUp`). The service and its yardsticks get the same warm-up; a write warm-up adds a few
+  // thousand events.
   await scenario.prepare?.();
-  await drive({ ...scenario, duration: scenario.method && scenario.method !== 'GET' ? 5 : 2 });
+  const warmedFor = await warmUp(scenario);
   const result = await drive(scenario);
   const expected = scenario.expectStatus ?? null;
   const row = {
@@ -419,10 +439,11 @@ async function measure(size, mode, scenario) {
     // answers with another status than the scenario expects (2xx, or 304 for a revalidation)
     non2xx: expected === null ? result.non2xx : result.requests.total - (result.statusCodeStats?.[expected]?.count ?? 0),
     errors: result.errors + result.timeouts,
+    warmUpSeconds: warmedFor,
   };
   results.push(row);
   console.log(
-    `${String(size).padStart(8)}  ${seriesLabel(mode).padEnd(20)}  ${scenario.name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}`,
+    `${String(size).padStart(8)}  ${seriesLabel(mode).padEnd(20)}  ${scenario.name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}  (warm-up ${warmedFor} s)`,
   );
 }
 
