@@ -1,4 +1,4 @@
-import { EmbeddedRowsCache, type EmbeddedRows } from './embedded-rows-cache.js';
+import { approximateSize, EmbeddedRowsCache, type EmbeddedRows } from './embedded-rows-cache.js';
 
 const none = { venues: [], organizers: [], categories: [], tags: [] };
 const row = <T>(id: number, name: string) => ({ id, name }) as unknown as T;
@@ -42,5 +42,24 @@ describe('EmbeddedRowsCache', () => {
     cache.keep('1', 'categories', [kept[2]]);
     expect(cache.find('1', { ...none, categories: [2] })).toBeNull();
     expect(cache.find('1', { ...none, categories: [1, 3] })?.categories).toEqual([kept[0], kept[2]]);
+  });
+
+  it('keeps at most its bytes of rows per kind, a row with long text counting for more', () => {
+    const small = row<EmbeddedRows['venues'][number]>(1, 'v1');
+    const size = approximateSize(small);
+    const cache = new EmbeddedRowsCache(100, size * 4);
+    const long = { ...row<EmbeddedRows['venues'][number]>(2, 'v2'), description: 'x'.repeat(size) };
+    expect(approximateSize(long)).toBeGreaterThan(size * 2);
+    const venue = (id: number) => row<EmbeddedRows['venues'][number]>(id, `v${id}`);
+    cache.keep('1', 'venues', [small, venue(3), venue(4)]);
+    expect(cache.find('1', { ...none, venues: [1, 3, 4] })).not.toBeNull();
+    // the long row takes the room of more than two short ones: the two least recently used go
+    cache.keep('1', 'venues', [long]);
+    expect(cache.find('1', { ...none, venues: [2, 4] })?.venues).toEqual([long, venue(4)]);
+    expect(cache.find('1', { ...none, venues: [1] })).toBeNull();
+    expect(cache.find('1', { ...none, venues: [3] })).toBeNull();
+    // the other kinds have bytes of their own
+    cache.keep('1', 'organizers', [row<EmbeddedRows['organizers'][number]>(1, 'o1')]);
+    expect(cache.find('1', { ...none, venues: [2], organizers: [1] })).not.toBeNull();
   });
 });
