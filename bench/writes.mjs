@@ -2,8 +2,9 @@
 // updates or trashes, each request on another existing published event outside any series (newest
 // first, as the bench's update and trash scenarios), or creates linked to one organizer, category
 // and tag (the same three for every request, as the bench's create scenario); 32 connections
-// (CONNECTIONS=n otherwise; RATE=n caps the requests per second). Prints the throughput and latency, and the CPU the server process and
-// MariaDB used per request (from /proc, when the server's process id is given).
+// (CONNECTIONS=n otherwise; RATE=n caps the requests per second). Prints the throughput and
+// latency, and the CPU the server process and MariaDB used per request (from /proc, when the
+// server's process id is given).
 //
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/writes.mjs http://127.0.0.1:3900 update 8 [server pid]
 //   (update: a new title; trash: DELETE; create: POST with organizer, category and tag)

@@ -131,12 +131,13 @@ describe('event writes made on the locked row', () => {
         await other.query('SELECT id FROM events WHERE id = ? FOR UPDATE', [event.id]);
         await other.query('INSERT INTO event_tags (event_id, tag_id) VALUES (?, ?)', [event.id, tag.id]);
         pending = ev.update(event.id, { title: 'Waited For, Edited' });
-        // the update waits for the row, then the other writer commits
+        // the update waits for the event's row (its own locking read, not another statement that locks), then the other writer commits
         const waiting = async () =>
           Number(
             (
               await dataSource.query(
-                "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID() AND command = 'Query' AND info LIKE '%FOR UPDATE%'",
+                "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID() AND command = 'Query' AND info LIKE ?",
+                [`%FROM \`events\` WHERE \`id\` = ${event.id} FOR UPDATE%`],
               )
             )[0].n,
           );
