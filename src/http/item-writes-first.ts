@@ -219,7 +219,8 @@ export async function answerWrite(
   onAnswer(req, res);
   const headers: HeaderList = [...template.headers];
   let status = 200;
-  let body: Buffer;
+  // the JSON text as it is: `end` encodes it into the socket's write, with no copy of its own
+  let body: string;
   try {
     const answer = await write(ctx);
     let payload = answer;
@@ -229,7 +230,7 @@ export async function answerWrite(
       headers.push(['Location', answer.location]);
       payload = answer.payload;
     }
-    body = Buffer.from(JSON.stringify(payload));
+    body = JSON.stringify(payload);
     headers.push(['Allow', allowField(ctx) as string]);
   } catch (thrown) {
     // what the exception filter answers
@@ -237,11 +238,11 @@ export async function answerWrite(
     const answer = errorAnswer(error, ctx, deps.translator, ctx.edition);
     status = error.status;
     headers.push(...answer.headers);
-    body = Buffer.from(JSON.stringify(answer.payload));
+    body = JSON.stringify(answer.payload);
   }
-  headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(body.length)]);
+  headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(Buffer.byteLength(body))]);
   res.writeHead(status, flatHeaders(headers));
-  res.end(body);
+  res.end(body, 'utf8');
   return true;
 }
 
