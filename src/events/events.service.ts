@@ -11,7 +11,7 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
-import { definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
+import { copyRow, definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
 import { StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
 import { creationChanges, itemState, knownChanges, recordingChanges } from '../changes/change-recording.js';
@@ -332,7 +332,7 @@ export class EventsService {
     user: AuthUser,
     checked: { now: Date; dateUtc: string | undefined; dates: EventDates | undefined; plan: LinkPlan },
   ): Promise<RowChange> {
-    const entity = manager.create(EventEntity, { ...current });
+    const entity = copyRow(current);
     await this.rules.fill(entity, input, user, manager, { ...checked, isCreate: false, previous: current });
     const linksWritten = await this.links.link(entity.id, input, checked.plan, user, manager, false);
     // a venue, organizers or terms named may be created (inline, or terms by a new name): only an update naming none leaves their rows alone
@@ -356,7 +356,7 @@ export class EventsService {
         this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
         if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
         const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-        return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
+        return { entity: this.trashedRow(current, slug), linksWritten: false, embeddedWritten: false };
       },
       (manager) => this.items.trashedSlugRowsQuery(manager, 'events', id),
     );
@@ -401,8 +401,8 @@ export class EventsService {
   }
 
   /** The row of an event moved to the trash with `slug`. */
-  private trashedRow(manager: EntityManager, current: EventEntity, slug: string): EventEntity {
-    return manager.create(EventEntity, { ...current, status: 'trash', preTrashStatus: current.status, slug, modifiedUtc: nowUtcWall() });
+  private trashedRow(current: EventEntity, slug: string): EventEntity {
+    return copyRow(current, { status: 'trash', preTrashStatus: current.status, slug, modifiedUtc: nowUtcWall() });
   }
 
   async remove(ref: ItemRef, ctx: RequestContext, scope?: RecurrenceScope): Promise<EventResponse> {
@@ -431,7 +431,7 @@ export class EventsService {
             async (current) => {
               if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
               const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-              return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
+              return { entity: this.trashedRow(current, slug), linksWritten: false, embeddedWritten: false };
             },
             slugRowsQuery(manager, 'events', trashedBase),
           ),

@@ -216,15 +216,28 @@ export function updateStatement<T extends ObjectLiteral & { id: number }>(
 ): Statement | null {
   const shape = shapeOf(manager, target);
   const driver = manager.connection.driver;
-  const changed = shape.columns.filter(
-    (column) =>
-      !column.isPrimary && JSON.stringify(column.getEntityValue(before) ?? null) !== JSON.stringify(column.getEntityValue(after) ?? null),
-  );
+  const changed = shape.columns.filter((column) => {
+    if (column.isPrimary) return false;
+    const was: unknown = column.getEntityValue(before) ?? null;
+    const is: unknown = column.getEntityValue(after) ?? null;
+    // a value the change left as it was (the same one) needs no comparison of its JSON
+    return was !== is && JSON.stringify(was) !== JSON.stringify(is);
+  });
   if (changed.length === 0) return null;
   return {
     sql: `UPDATE ${shape.table} SET ${changed.map((column) => `${driver.escape(column.databaseName)} = ?`).join(', ')} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?`,
     parameters: [...changed.map((column): unknown => driver.preparePersistentValue(column.getEntityValue(after), column)), after.id],
   };
+}
+
+/**
+ * A copy of an entity read here (`hydrate`: its class, its stored columns as own properties), with
+ * `changes` over it: what `manager.create(target, { ...row, ...changes })` gives for such a row,
+ * without walking the entity's metadata.
+ */
+export function copyRow<T extends ObjectLiteral>(row: T, changes?: Partial<T>): T {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(row) as object | null) as T, row);
+  return changes ? Object.assign(copy, changes) : copy;
 }
 
 /** Every row of a (small) table, as entities. */
