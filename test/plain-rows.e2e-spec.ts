@@ -42,7 +42,7 @@ describe('rows of single-event writes (copyRow, updateStatement)', () => {
   it('copies a row read by the locked read as manager.create copies it, changes included', async () => {
     const row = await lockedRow();
     const manager = dataSource.manager;
-    const plain = copyRow(row);
+    const plain = copyRow(manager, EventEntity, row);
     const created = manager.create(EventEntity, { ...row });
     expect(plain).toBeInstanceOf(EventEntity);
     expect(plain).not.toBe(row);
@@ -54,7 +54,7 @@ describe('rows of single-event writes (copyRow, updateStatement)', () => {
       slug: 'copied-row__trashed',
       modifiedUtc: '2027-01-01 00:00:00',
     };
-    expect(copyRow(row, changes)).toEqual(manager.create(EventEntity, { ...row, ...changes }));
+    expect(copyRow(manager, EventEntity, row, changes)).toEqual(manager.create(EventEntity, { ...row, ...changes }));
     // the copy is the row's own: changing it leaves the row as read
     plain.title = 'Changed';
     expect(row.title).toBe('Copied row');
@@ -63,11 +63,11 @@ describe('rows of single-event writes (copyRow, updateStatement)', () => {
   it('updates only the columns whose values changed, an equal JSON value counting as unchanged', async () => {
     const row = await lockedRow();
     const manager = dataSource.manager;
-    expect(updateStatement(manager, EventEntity, row, copyRow(row))).toBeNull();
+    expect(updateStatement(manager, EventEntity, row, copyRow(manager, EventEntity, row))).toBeNull();
     // a new list holding the same JSON is no change
     expect(row.cost).toEqual(['5-10']);
-    expect(updateStatement(manager, EventEntity, row, copyRow(row, { cost: [...(row.cost ?? [])] }))).toBeNull();
-    const statement = updateStatement(manager, EventEntity, row, copyRow(row, { title: 'Renamed', cost: ['7'] }));
+    expect(updateStatement(manager, EventEntity, row, copyRow(manager, EventEntity, row, { cost: [...(row.cost ?? [])] }))).toBeNull();
+    const statement = updateStatement(manager, EventEntity, row, copyRow(manager, EventEntity, row, { title: 'Renamed', cost: ['7'] }));
     expect(statement?.sql).toMatch(/^UPDATE \S+ SET \S+ = \?, \S+ = \? WHERE \S+ = \?$/);
     expect(statement?.sql).toContain('title');
     expect(statement?.sql).toContain('cost');

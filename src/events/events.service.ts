@@ -332,7 +332,7 @@ export class EventsService {
     user: AuthUser,
     checked: { now: Date; dateUtc: string | undefined; dates: EventDates | undefined; plan: LinkPlan },
   ): Promise<RowChange> {
-    const entity = copyRow(current);
+    const entity = copyRow(manager, EventEntity, current);
     await this.rules.fill(entity, input, user, manager, { ...checked, isCreate: false, previous: current });
     const linksWritten = await this.links.link(entity.id, input, checked.plan, user, manager, false);
     // a venue, organizers or terms named may be created (inline, or terms by a new name): only an update naming none leaves their rows alone
@@ -356,7 +356,7 @@ export class EventsService {
         this.assertMayWrite({ kind: 'event', event: current }, ctx.user);
         if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
         const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-        return { entity: this.trashedRow(current, slug), linksWritten: false, embeddedWritten: false };
+        return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
       },
       (manager) => this.items.trashedSlugRowsQuery(manager, 'events', id),
     );
@@ -401,8 +401,8 @@ export class EventsService {
   }
 
   /** The row of an event moved to the trash with `slug`. */
-  private trashedRow(current: EventEntity, slug: string): EventEntity {
-    return copyRow(current, { status: 'trash', preTrashStatus: current.status, slug, modifiedUtc: nowUtcWall() });
+  private trashedRow(manager: EntityManager, current: EventEntity, slug: string): EventEntity {
+    return copyRow(manager, EventEntity, current, { status: 'trash', preTrashStatus: current.status, slug, modifiedUtc: nowUtcWall() });
   }
 
   async remove(ref: ItemRef, ctx: RequestContext, scope?: RecurrenceScope): Promise<EventResponse> {
@@ -431,7 +431,7 @@ export class EventsService {
             async (current) => {
               if (current.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash('event'));
               const slug = await this.items.trashedSlug(manager, 'events', current.slug, current.id);
-              return { entity: this.trashedRow(current, slug), linksWritten: false, embeddedWritten: false };
+              return { entity: this.trashedRow(manager, current, slug), linksWritten: false, embeddedWritten: false };
             },
             slugRowsQuery(manager, 'events', trashedBase),
           ),

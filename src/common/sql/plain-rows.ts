@@ -18,6 +18,8 @@ interface Shape {
   /** `SELECT <every column> FROM <table>` */
   select: string;
   inserts: Map<string, string>;
+  /** An entity with `values` as its columns, in {@link columns}' order ({@link entityMaker}). */
+  make: (values: unknown[]) => ObjectLiteral;
 }
 
 const shapes = new WeakMap<EntityMetadata, Shape>();
@@ -35,10 +37,30 @@ function shapeOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>): S
       columns,
       select: `SELECT ${columns.map((column) => driver.escape(column.databaseName)).join(', ')} FROM ${table}`,
       inserts: new Map(),
+      make: entityMaker(metadata, columns),
     };
     shapes.set(metadata, shape);
   }
   return shape;
+}
+
+/**
+ * Makes entities with every column set, as `ColumnMetadata.setEntityValue` sets a plain column
+ * (`entity[propertyName] = value`), but by a store of a fixed name each, in a function made once per
+ * entity: V8 then keeps the entities as fast objects that share one hidden class. Set by a computed
+ * name each, an entity of more than about a dozen columns becomes a dictionary, slower to read and
+ * several times slower to copy (docs/PERFORMANCE.md). The names are the entity's own property names,
+ * written as string literals.
+ */
+function entityMaker(metadata: EntityMetadata, columns: ColumnMetadata[]): (values: unknown[]) => ObjectLiteral {
+  const stores = columns.map((column, index) => `entity[${JSON.stringify(column.propertyName)}] = values[${index}];`).join('\n');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code made from the entity's metadata only
+  const fill = new Function('entity', 'values', stores) as (entity: ObjectLiteral, values: unknown[]) => void;
+  return (values) => {
+    const entity = metadata.create() as ObjectLiteral;
+    fill(entity, values);
+    return entity;
+  };
 }
 
 /**
@@ -231,12 +253,14 @@ export function updateStatement<T extends ObjectLiteral & { id: number }>(
 }
 
 /**
- * A copy of an entity read here (`hydrate`: its class, its stored columns as own properties), with
- * `changes` over it: what `manager.create(target, { ...row, ...changes })` gives for such a row,
- * without walking the entity's metadata.
+ * A copy of an entity of `target` read here (every stored column set), with `changes` to its columns
+ * over it: what `manager.create(target, { ...row, ...changes })` gives for such a row, without walking
+ * the entity's metadata, and made as {@link hydrate} makes rows (a fast object).
  */
-export function copyRow<T extends ObjectLiteral>(row: T, changes?: Partial<T>): T {
-  const copy = Object.assign(Object.create(Object.getPrototypeOf(row) as object | null) as T, row);
+export function copyRow<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, row: T, changes?: Partial<T>): T {
+  const shape = shapeOf(manager, target);
+  const values = shape.columns.map((column): unknown => row[column.propertyName]);
+  const copy = (values.includes(undefined) ? manager.create(target, { ...row }) : shape.make(values)) as T;
   return changes ? Object.assign(copy, changes) : copy;
 }
 
@@ -270,6 +294,22 @@ function hydrate<T extends ObjectLiteral>(
   driver: EntityManager['connection']['driver'],
   row: Record<string, unknown>,
   prefix = '',
+): T {
+  const values: unknown[] = [];
+  for (const column of shape.columns) {
+    const raw = row[prefix + column.databaseName];
+    if (raw === undefined) return hydrateSome<T>(shape, driver, row, prefix);
+    values.push(driver.prepareHydratedValue(raw, column));
+  }
+  return shape.make(values) as T;
+}
+
+/** {@link hydrate} for a row that lacks some columns: those stay unset. */
+function hydrateSome<T extends ObjectLiteral>(
+  shape: Shape,
+  driver: EntityManager['connection']['driver'],
+  row: Record<string, unknown>,
+  prefix: string,
 ): T {
   const entity = shape.metadata.create() as T;
   for (const column of shape.columns) {
