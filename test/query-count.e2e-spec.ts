@@ -18,7 +18,13 @@ const BACKGROUND = [
   /^SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1/,
 ];
 
-/** Counts the statements any query runner of the data source sends, background ones apart. */
+/**
+ * Counts the statements any query runner of the data source sends, background ones apart: on SQLite
+ * what each runner's `query` is asked; on MySQL/MariaDB what each pooled connection is asked, since
+ * statements sent together leave through the transaction's connection itself (`runTogether`), not
+ * through the runner's `query`. Either way a `START TRANSACTION` and a `COMMIT` count where they
+ * are asked, whether or not they travel on their own.
+ */
 function countQueries(dataSource: DataSource): {
   reset(): void;
   readonly count: number;
@@ -26,23 +32,47 @@ function countQueries(dataSource: DataSource): {
   readonly statements: string[];
 } {
   const runner = dataSource.createQueryRunner();
-  const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
+  const prototype = Object.getPrototypeOf(runner) as {
+    query: (...args: unknown[]) => Promise<unknown>;
+    connect: (...args: unknown[]) => Promise<unknown>;
+  };
   void runner.release();
-  const original = prototype.query;
   const counter = {
     count: 0,
     background: 0,
     statements: [] as string[],
     reset: () => Object.assign(counter, { count: 0, background: 0, statements: [] }),
   };
-  prototype.query = function (this: unknown, ...args: unknown[]) {
-    const sql = String(args[0]).replace(/[`"]/g, '');
+  const count = (query: unknown) => {
+    const sql = String(typeof query === 'object' && query !== null && 'sql' in query ? query.sql : query).replace(/[`"]/g, '');
     if (BACKGROUND.some((pattern) => pattern.test(sql))) counter.background++;
     else {
       counter.count++;
       counter.statements.push(sql);
     }
-    return original.apply(this, args);
+  };
+  if (dataSource.options.type === 'better-sqlite3') {
+    const original = prototype.query;
+    prototype.query = function (this: unknown, ...args: unknown[]) {
+      count(args[0]);
+      return original.apply(this, args);
+    };
+    return counter;
+  }
+  const counted = Symbol('counted');
+  type Asked = { query: (...args: unknown[]) => unknown; [counted]?: true };
+  const connect = prototype.connect;
+  prototype.connect = async function (this: unknown, ...args: unknown[]) {
+    const connection = (await connect.apply(this, args)) as Asked;
+    if (!connection[counted]) {
+      connection[counted] = true;
+      const query = connection.query;
+      connection.query = function (this: unknown, ...queryArgs: unknown[]) {
+        count(queryArgs[0]);
+        return query.apply(this, queryArgs);
+      };
+    }
+    return connection;
   };
   return counter;
 }
