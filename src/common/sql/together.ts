@@ -63,9 +63,22 @@ export async function runTogether(manager: EntityManager, statements: readonly S
   }
 }
 
-/** The part of the mysql2 connection of a TypeORM query runner that {@link sendJoined} uses. */
-interface RunnerConnection {
+/**
+ * The driver's connection of the caller's open transaction (TypeORM keeps it on the query runner),
+ * with what the serving app's MySQL/MariaDB connections add to it (`database/deferred-begin.ts`);
+ * undefined outside a transaction or once its runner is released.
+ */
+function transactionConnection(manager: EntityManager): TransactionConnection | undefined {
+  const runner = manager.queryRunner as unknown as
+    { isReleased: boolean; isTransactionActive: boolean; databaseConnection?: TransactionConnection } | undefined;
+  return runner && !runner.isReleased && runner.isTransactionActive ? runner.databaseConnection : undefined;
+}
+
+/** What {@link transactionConnection} gives: mysql2's callback `query`, and the steps the serving app adds. */
+interface TransactionConnection {
   query(sql: string, done: (error: Error | null, result?: unknown) => void): unknown;
+  [BEFORE_COMMIT]?: (sql: string) => void;
+  [COMMIT_AHEAD]?: () => void;
 }
 
 /**
@@ -76,9 +89,7 @@ interface RunnerConnection {
  * errors are the runner's (`QueryFailedError`). Outside a transaction, `manager.query`.
  */
 function sendJoined(manager: EntityManager, sql: string): Promise<unknown> {
-  const runner = manager.queryRunner as unknown as
-    { isReleased: boolean; isTransactionActive: boolean; databaseConnection?: RunnerConnection } | undefined;
-  const connection = runner && !runner.isReleased && runner.isTransactionActive ? runner.databaseConnection : undefined;
+  const connection = transactionConnection(manager);
   if (!connection) return manager.query(sql);
   return new Promise((resolve, reject) =>
     connection.query(sql, (error, result) => (error ? reject(new QueryFailedError(sql, undefined, error)) : resolve(result))),
@@ -94,11 +105,7 @@ export const BEFORE_COMMIT = Symbol('statements sent with the commit');
  * connection cannot (SQLite, the CLI, outside a transaction): the caller then runs it itself.
  */
 export function holdForCommit(manager: EntityManager, statement: Statement): boolean {
-  const runner = manager.queryRunner;
-  const connection = runner?.isTransactionActive
-    ? (runner as unknown as { databaseConnection?: { [BEFORE_COMMIT]?: (sql: string) => void } }).databaseConnection
-    : undefined;
-  const hold = connection?.[BEFORE_COMMIT];
+  const hold = transactionConnection(manager)?.[BEFORE_COMMIT];
   if (typeof hold !== 'function') return false;
   hold(formatted(manager, statement));
   return true;
@@ -117,9 +124,8 @@ export const COMMIT_AHEAD = Symbol('the next query carries the commit');
 function commitAhead(manager: EntityManager): void {
   const runner = manager.queryRunner;
   // TypeORM keeps the depth protected; every driver used here has it
-  if (!runner?.isTransactionActive || (runner as unknown as { transactionDepth: number }).transactionDepth !== 1) return;
-  const connection = (runner as unknown as { databaseConnection?: { [COMMIT_AHEAD]?: () => void } }).databaseConnection;
-  connection?.[COMMIT_AHEAD]?.();
+  if ((runner as unknown as { transactionDepth?: number } | undefined)?.transactionDepth !== 1) return;
+  transactionConnection(manager)?.[COMMIT_AHEAD]?.();
 }
 
 /** A statement with its `?` values in place, as the MySQL driver formats a query with values (its time zone included). */
