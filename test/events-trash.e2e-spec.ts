@@ -90,6 +90,14 @@ describe('events: trash (§5.7, §11.6)', () => {
     expect(res.body).toMatchObject({ id: event.id, status: 'trash', slug: 'slug-delete__trashed' });
     expectError(await ev.remove(987654), 404, 'rest-event-not-found');
     expectError(await ev.remove(0), 404, 'rest-event-not-found');
+    expectError(
+      await t
+        .http()
+        .delete(`${API}/events/${'1'.repeat(400)}`)
+        .set('Authorization', ADMIN_AUTH),
+      404,
+      'rest-event-not-found',
+    );
     expectError(await ev.remove(venueId), 400, 'rest-invalid-event-id');
     expectError(await t.http().delete(`${API}/events/by-slug/slug-delete`).set('Authorization', ADMIN_AUTH), 400, 'rest_invalid_param', [
       'slug',

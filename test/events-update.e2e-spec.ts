@@ -185,6 +185,16 @@ describe('events: updates change only the fields sent (§11.5, §11.1)', () => {
   it('answers 404 for an unknown id and 400 rest-invalid-event-id for another kind of item', async () => {
     expectError(await ev.update(987654, { title: 'x' }), 404, 'rest-event-not-found');
     expectError(await ev.update(0, { title: 'x' }), 404, 'rest-event-not-found');
+    // an id past every number the database can hold is no event's either
+    expectError(
+      await t
+        .http()
+        .post(`${API}/events/${'1'.repeat(400)}`)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ title: 'x' }),
+      404,
+      'rest-event-not-found',
+    );
     expectError(await ev.update(venueId, { title: 'x' }), 400, 'rest-invalid-event-id');
     expectError(await ev.update(organizerIds[0], { title: 'x' }, ADMIN_AUTH, 'put'), 400, 'rest-invalid-event-id');
     // no event has the slug (a venue does): an update by slug is 404 like an unknown id (spec §3.2)

@@ -375,6 +375,8 @@ export class EventsService {
     change: (manager: EntityManager, current: EventEntity) => Promise<RowChange>,
     ahead: (manager: EntityManager) => StatementRead<void> | null = () => null,
   ): Promise<EventResponse | null> {
+    // an id no row can have (a path of hundreds of digits reads as Infinity) is the general path's, which answers it without a statement
+    if (!Number.isSafeInteger(id) || id <= 0) return null;
     let written: Awaited<ReturnType<EventsService['writeOneEvent']>>;
     try {
       written = await this.writing(operation, () =>
