@@ -128,8 +128,12 @@ function commitAhead(manager: EntityManager): void {
   transactionConnection(manager)?.[COMMIT_AHEAD]?.();
 }
 
-/** A statement with its `?` values in place, as the MySQL driver formats a query with values (its time zone included). */
+/**
+ * A statement with its `?` values in place, as the MySQL driver formats a query with values (its
+ * time zone included); one without values as it is (the driver would read it through for nothing).
+ */
 function formatted(manager: EntityManager, { sql, parameters }: Statement): string {
+  if (parameters === undefined || parameters.length === 0) return sql;
   const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
   return mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone);
 }
