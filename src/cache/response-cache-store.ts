@@ -220,7 +220,10 @@ export function cachedAnswerHeaders(
 }
 
 /** Headers as `writeHead` takes them fastest: names and values in one flat list. */
-export function flatHeaders(list: HeaderList): Array<string | number | string[]> {
+export type FlatHeaders = Array<string | number | string[]>;
+
+/** {@link FlatHeaders} of a list of pairs. */
+export function flatHeaders(list: HeaderList): FlatHeaders {
   return list.flatMap(([name, value]) => [name, value]);
 }
 

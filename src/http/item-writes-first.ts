@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common'
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
-import { flatHeaders, type HeaderList, headersSoFar } from '../cache/response-cache-store.js';
+import { type FlatHeaders, flatHeaders, headersSoFar } from '../cache/response-cache-store.js';
 import { isJsonMediaType, parseBody } from '../common/http/body.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { MAX_TEMPLATES, originKey, PATH_ID, splitAtId, type TemplateContext } from '../cache/item-reads-first.js';
@@ -49,7 +49,8 @@ type WriteMethod = 'POST' | 'DELETE';
  */
 interface WriteTemplate {
   edition: string;
-  headers: HeaderList;
+  /** The headers as `writeHead` takes them, names and values in turn (flattened once, not per answer). */
+  headers: FlatHeaders;
   context: TemplateContext;
   writer: ItemWriter;
 }
@@ -127,7 +128,7 @@ export class ItemWritesFirst {
     if (!writer || !isPlainWrite(req, target, this.limits)) return;
     const template = (path: string): WriteTemplate => ({
       edition: ctx.edition,
-      headers: headersSoFar(res),
+      headers: flatHeaders(headersSoFar(res)),
       context: { base: ctx.base, api: ctx.api, route, path },
       writer,
     });
@@ -217,7 +218,7 @@ export async function answerWrite(
     ifMatch: null,
   };
   onAnswer(req, res);
-  const headers: HeaderList = [...template.headers];
+  const headers = template.headers.slice();
   let status = 200;
   // the JSON text as it is: `end` encodes it into the socket's write, with no copy of its own
   let body: string;
@@ -227,21 +228,21 @@ export async function answerWrite(
     if (answer instanceof Created) {
       // as `created` and the `Allow` step set them
       status = 201;
-      headers.push(['Location', answer.location]);
+      headers.push('Location', answer.location);
       payload = answer.payload;
     }
     body = JSON.stringify(payload);
-    headers.push(['Allow', allowField(ctx) as string]);
+    headers.push('Allow', allowField(ctx) as string);
   } catch (thrown) {
     // what the exception filter answers
     const error = toApiError(thrown, logger, (req as IncomingMessage & { id?: unknown }).id);
     const answer = errorAnswer(error, ctx, deps.translator, ctx.edition);
     status = error.status;
-    headers.push(...answer.headers);
+    for (const [name, value] of answer.headers) headers.push(name, value);
     body = JSON.stringify(answer.payload);
   }
-  headers.push(['Content-Type', JSON_CONTENT_TYPE], ['Content-Length', String(Buffer.byteLength(body))]);
-  res.writeHead(status, flatHeaders(headers));
+  headers.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', String(Buffer.byteLength(body)));
+  res.writeHead(status, headers);
   res.end(body, 'utf8');
   return true;
 }
