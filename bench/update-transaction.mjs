@@ -1,0 +1,112 @@
+// MariaDB's CPU per title-update transaction, in variants of what the service sends, from 32
+// connections straight to the database (no server): the transaction as the service sends it today
+// (two round trips: the locked row with the organizer/category/tag links, the webhook probe and the
+// embedded-rows version; then the update, the change row, the data-version bump and the commit),
+// the same with parts left out or sent another way, and the hand-written handler's five round
+// trips. Each variant runs `seconds` (default 5) per pass, the variants in turn, `passes` times
+// (default 3), then each one's mean. What one table more or less in a write costs the database,
+// measured in one run beside the yardstick's transaction.
+//
+// It commits real updates of the newest 30,000 published events outside any series (their titles
+// become "Measured …") and change rows, which it deletes at the end. Run it on a bench calendar
+// with no server of the service running on it (a server would number the change rows meanwhile).
+//
+//   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/update-transaction.mjs [passes] [seconds] [variant…]
+import mysql from 'mysql2/promise';
+import { cpuMs, mariadbPid } from './process-cpu.mjs';
+
+const [passes = '3', seconds = '5', ...only] = process.argv.slice(2);
+if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL names the calendar (MariaDB).');
+const mariadb = mariadbPid();
+if (!mariadb) throw new Error('No local MariaDB server (mariadbd) to measure.');
+const pool = mysql.createPool({ uri: process.env.DATABASE_URL, connectionLimit: 32, multipleStatements: true });
+const [events] = await pool.query("SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL ORDER BY id DESC LIMIT 30000");
+if (events.length === 0) throw new Error('No published event outside a series.');
+const [[{ last }]] = await pool.query('SELECT COALESCE(MAX(id), 0) AS last FROM changes');
+const columns = (await pool.query('SELECT * FROM events LIMIT 1'))[1].map((field) => `\`${field.name}\``).join(', ');
+
+let next = 0;
+const target = () => events[next++ % events.length].id;
+const now = () => new Date().toISOString().slice(0, 23).replace('T', ' ');
+const row = (id) => `SELECT ${columns} FROM events WHERE id = ${id} FOR UPDATE`;
+const links = (id) =>
+  `SELECT 0 AS t, event_id, organizer_id AS term_id, position AS extra FROM event_organizers WHERE event_id IN (${id}) UNION ALL ` +
+  `SELECT 1 AS t, event_id, category_id AS term_id, 0 AS extra FROM event_categories WHERE event_id IN (${id}) UNION ALL ` +
+  `SELECT 2 AS t, event_id, tag_id AS term_id, 0 AS extra FROM event_tags WHERE event_id IN (${id})`;
+const linksInRow = (id) =>
+  `SELECT ${columns}, (SELECT GROUP_CONCAT(organizer_id, ':', position) FROM event_organizers WHERE event_id = ${id}) AS o, ` +
+  `(SELECT GROUP_CONCAT(category_id) FROM event_categories WHERE event_id = ${id}) AS c, ` +
+  `(SELECT GROUP_CONCAT(tag_id) FROM event_tags WHERE event_id = ${id}) AS g FROM events WHERE id = ${id} FOR UPDATE`;
+const PROBE = 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1';
+const EMBEDDED = 'SELECT embedded_version FROM data_version WHERE id = 1';
+const BUMP = 'UPDATE data_version SET version = version + 1 WHERE id = 1';
+const update = (id, at) => `UPDATE \`events\` SET \`modified_utc\` = '${at}', \`title\` = 'Measured ${next}' WHERE \`id\` = ${id}`;
+const change = (id, at) =>
+  'INSERT INTO `changes` (`seq`, `kind`, `record_id`, `action`, `author_id`, `status_before`, `status_after`, ' +
+  '`protected_before`, `protected_after`, `modified_utc`, `recorded_utc`, `snapshot`) ' +
+  `VALUES (NULL, 'event', ${id}, 'updated', 1, 'publish', 'publish', false, false, '${at}', '${at}', NULL)`;
+/** The service's two round trips, with the first one's reads and the second one's bump as given. */
+const service =
+  (reads, bump = [BUMP]) =>
+  async (connection, id) => {
+    const at = now();
+    await connection.query(['START TRANSACTION', ...reads(id)].join(';\n'));
+    await connection.query([update(id, at), change(id, at), ...bump, 'COMMIT'].join(';\n'));
+  };
+
+const variants = {
+  'the service (today)': service((id) => [row(id), links(id), PROBE, EMBEDDED]),
+  'without the links': service((id) => [row(id), PROBE, EMBEDDED]),
+  'without links, probe, version read': service((id) => [row(id)]),
+  'without the webhook probe': service((id) => [row(id), links(id), EMBEDDED]),
+  'without the version read': service((id) => [row(id), links(id), PROBE]),
+  'without the version bump': service((id) => [row(id), links(id), PROBE, EMBEDDED], []),
+  'links as subqueries of the row': service((id) => [linksInRow(id), PROBE, EMBEDDED]),
+  "the handler's five round trips": async (connection, id) => {
+    const at = now();
+    await connection.query('START TRANSACTION');
+    await connection.query(`SELECT id, author_id, status, password FROM events WHERE id = ${id} FOR UPDATE`);
+    await connection.query(update(id, at));
+    await connection.query(change(id, at));
+    await connection.query('COMMIT');
+  },
+};
+const chosen = Object.entries(variants).filter(([name]) => only.length === 0 || only.includes(name));
+if (chosen.length === 0) throw new Error(`No such variant; the variants are: ${Object.keys(variants).join('; ')}.`);
+
+const sums = new Map();
+try {
+  for (let pass = 1; pass <= Number(passes); pass++) {
+    for (const [name, run] of chosen) {
+      const before = cpuMs(mariadb);
+      const until = Date.now() + Number(seconds) * 1000;
+      let done = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          const connection = await pool.getConnection();
+          try {
+            while (Date.now() < until) {
+              await run(connection, target());
+              done++;
+            }
+          } finally {
+            connection.release();
+          }
+        }),
+      );
+      const perUpdate = ((cpuMs(mariadb) - before) / done) * 1000;
+      const sum = sums.get(name) ?? { cpu: 0, rate: 0, runs: 0 };
+      sums.set(name, { cpu: sum.cpu + perUpdate, rate: sum.rate + done / Number(seconds), runs: sum.runs + 1 });
+      console.log(
+        `pass ${pass}  ${name.padEnd(36)} ${String(Math.round(done / Number(seconds))).padStart(6)}/s  MariaDB ${perUpdate.toFixed(0)} µs per update`,
+      );
+    }
+  }
+  console.log('mean:');
+  for (const [name, { cpu, rate, runs }] of sums)
+    console.log(`  ${name.padEnd(36)} ${String(Math.round(rate / runs)).padStart(6)}/s  MariaDB ${(cpu / runs).toFixed(0)} µs per update`);
+} finally {
+  // the change rows written here, which no server numbered
+  await pool.query('DELETE FROM changes WHERE id > ? AND seq IS NULL', [last]);
+  await pool.end();
+}
