@@ -33,8 +33,8 @@ export function shareTheWrapper(connection: GuardedConnection): void {
 /**
  * mysql2 formats every query's text with its values, and with none (an empty list) still reads the
  * whole text for a `?`, to leave it as it is: a joined write of a few kilobytes is read that way
- * once more after `runTogether` formatted each of its statements (3 % of an update's CPU,
- * docs/PERFORMANCE.md). A query without values keeps its text here without that reading; one with
+ * once more after `runTogether` formatted each of its statements (about 12 µs of a title update's
+ * CPU, docs/PERFORMANCE.md). A query without values keeps its text here without that reading; one with
  * values is formatted as before. Left alone when the connection has its own formatting or named
  * placeholders, which may read a text without values too.
  */

@@ -135,7 +135,7 @@ function commitAhead(manager: EntityManager): void {
 function formatted(manager: EntityManager, { sql, parameters }: Statement): string {
   if (parameters === undefined || parameters.length === 0) return sql;
   const timezone = (manager.connection.driver.options as { timezone?: string }).timezone ?? 'local';
-  return mysql.format(sql, (parameters ?? []) as Parameters<typeof mysql.format>[1], false, timezone);
+  return mysql.format(sql, parameters as Parameters<typeof mysql.format>[1], false, timezone);
 }
 
 /**
