@@ -4,9 +4,12 @@
 // first, as bench/writes.mjs). Prints updates per second and the process's CPU per update, three
 // times (15, 12 and 12 s). `validate` also runs each body through the validation pipe and
 // serialises the answer, as the controller's path would. Beside bench/writes.mjs against a running
-// server it splits an update's CPU into the service's part and the rest of the request.
+// server it splits an update's CPU into the service's part and the rest of the request. `driver`
+// sends, instead of calling the service, the statements of its two round trips as mysql2's own
+// (callback) pool would, with none of the service's work around them: the floor of Node's CPU for
+// that transaction through that driver.
 //
-//   npm run build && DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/service-update.mjs [service|validate]
+//   npm run build && DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/service-update.mjs [service|validate|driver]
 import 'reflect-metadata';
 import { readConfig } from '../dist/src/config/app-config.js';
 import { createApp } from '../dist/src/app.setup.js';
@@ -17,7 +20,7 @@ import mysql from 'mysql2/promise';
 import { cpuMs } from './process-cpu.mjs';
 
 const mode = process.argv[2] ?? 'service';
-if (!['service', 'validate'].includes(mode)) throw new Error('The mode is service or validate.');
+if (!['service', 'validate', 'driver'].includes(mode)) throw new Error('The mode is service, validate or driver.');
 if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL names the calendar to update (MariaDB).');
 
 const cpu = () => cpuMs(process.pid);
@@ -32,8 +35,57 @@ await db.end();
 if (rows.length === 0 || !admin) throw new Error('The calendar needs published events outside a series and an administrator.');
 const api = 'http://127.0.0.1/wp-json/tribe/events/v1';
 let next = 0;
+// the driver's pool, for `driver`: the options of the app's connections that change what mysql2 does
+const pool =
+  mode === 'driver'
+    ? mysql.createPool({
+        uri: process.env.DATABASE_URL,
+        connectionLimit: 32,
+        multipleStatements: true,
+        timezone: 'Z',
+        supportBigNumbers: true,
+        trace: false,
+      }).pool
+    : null;
+const columns =
+  mode === 'driver' ? (await pool.promise().query('SELECT * FROM events LIMIT 1'))[1].map((field) => `\`${field.name}\``).join(', ') : '';
+const send = (connection, sql) =>
+  new Promise((resolve, reject) => connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))));
+/** The service's two round trips of a title update of `id` (as the MariaDB general log shows them), on one pooled connection. */
+async function driverUpdate(id) {
+  const connection = await new Promise((resolve, reject) => pool.getConnection((error, got) => (error ? reject(error) : resolve(got))));
+  try {
+    const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    const [, [row]] = await send(
+      connection,
+      [
+        'START TRANSACTION',
+        `SELECT ${columns} FROM events WHERE id = ${id} FOR UPDATE`,
+        `SELECT 0 AS t, event_id, organizer_id AS term_id, position AS extra FROM event_organizers WHERE event_id IN (${id}) UNION ALL ` +
+          `SELECT 1 AS t, event_id, category_id AS term_id, 0 AS extra FROM event_categories WHERE event_id IN (${id}) UNION ALL ` +
+          `SELECT 2 AS t, event_id, tag_id AS term_id, 0 AS extra FROM event_tags WHERE event_id IN (${id})`,
+        'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1',
+        'SELECT embedded_version FROM data_version WHERE id = 1',
+      ].join(';\n'),
+    );
+    await send(
+      connection,
+      [
+        `UPDATE \`events\` SET \`modified_utc\` = '${at}', \`title\` = ${mysql.escape(`Direct ${next}`)} WHERE \`id\` = ${id}`,
+        'INSERT INTO `changes` (`seq`, `kind`, `record_id`, `action`, `author_id`, `status_before`, `status_after`, ' +
+          '`protected_before`, `protected_after`, `modified_utc`, `recorded_utc`, `snapshot`) ' +
+          `VALUES (NULL, 'event', ${id}, 'updated', ${row.author_id}, 'publish', 'publish', false, false, '${at}', '${at}', NULL)`,
+        'UPDATE data_version SET version = version + 1 WHERE id = 1',
+        'COMMIT',
+      ].join(';\n'),
+    );
+  } finally {
+    connection.release();
+  }
+}
 async function one() {
   const id = rows[next++ % rows.length].id;
+  if (mode === 'driver') return driverUpdate(id);
   const ctx = {
     edition: 'en',
     base: 'http://127.0.0.1/wp-json',
@@ -64,5 +116,6 @@ for (const seconds of [15, 12, 12]) {
   const n = next - n0;
   console.log(`${mode}: ${Math.round(n / ((Date.now() - t0) / 1000))} updates/s, CPU ${((cpu() - c0) / n).toFixed(2)} ms per update`);
 }
+if (pool) await pool.promise().end();
 await app.close();
 process.exit(0);
