@@ -61,6 +61,11 @@ const variants = {
   'without the webhook probe': service((id) => [row(id), links(id), EMBEDDED]),
   'without the version read': service((id) => [row(id), links(id), PROBE]),
   'without the version bump': service((id) => [row(id), links(id), PROBE, EMBEDDED], []),
+  'the bump after the commit, 1 per 4': async (connection, id) => {
+    await service((id) => [row(id), links(id), PROBE, EMBEDDED], [])(connection, id);
+    // as writers of one event-loop turn would share one bump after their commits (about four under this load)
+    if (next % 4 === 0) await connection.query(BUMP);
+  },
   'links as subqueries of the row': service((id) => [linksInRow(id), PROBE, EMBEDDED]),
   "the handler's five round trips": async (connection, id) => {
     const at = now();
