@@ -7,6 +7,7 @@ import { canReadItem } from '../common/auth/permissions.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode, ItemErrorCode } from '../common/errors/error-codes.js';
 import type { RequestContext } from '../common/http/request-context.js';
+import { isRowId } from '../common/sql/row-id.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
@@ -68,7 +69,7 @@ export class EventReadsService {
 
   /** The event with this id, in any status; null for an id that is no event's (or no id at all). */
   async eventById(id: number): Promise<EventEntity | null> {
-    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    if (!isRowId(id)) return null;
     const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
     return event ?? null;
   }

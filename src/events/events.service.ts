@@ -14,6 +14,7 @@ import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
 import { copyRow, definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
 import { StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
+import { isRowId } from '../common/sql/row-id.js';
 import { creationChanges, itemState, knownChanges, recordingChanges } from '../changes/change-recording.js';
 import { changeHooks } from '../changes/change-commits.js';
 import { ItemsService } from '../items/items.service.js';
@@ -376,7 +377,7 @@ export class EventsService {
     ahead: (manager: EntityManager) => StatementRead<void> | null = () => null,
   ): Promise<EventResponse | null> {
     // an id no row can have (a path of hundreds of digits reads as Infinity) is the general path's, which answers it without a statement
-    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    if (!isRowId(id)) return null;
     let written: Awaited<ReturnType<EventsService['writeOneEvent']>>;
     try {
       written = await this.writing(operation, () =>

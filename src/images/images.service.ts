@@ -5,6 +5,7 @@ import { DataSource, In, type EntityManager } from 'typeorm';
 import { isPublisher } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { AuthUser } from '../common/http/request-context.js';
+import { isRowId } from '../common/sql/row-id.js';
 import { ItemIdEntity } from '../items/item-id.entity.js';
 import { ImageEntity } from './image.entity.js';
 import type { ImageResponse } from './image.response.js';
@@ -18,7 +19,7 @@ export type ImageRequest = { kind: 'none' } | { kind: 'id'; id: number } | { kin
 /** Reads an `image` input (spec §8.6); null when it is neither an id, an image URL nor empty. */
 export function parseImageInput(value: unknown): ImageRequest | null {
   if (value === null || value === false || value === '' || value === 0 || value === '0') return { kind: 'none' };
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? { kind: 'id', id: value } : null;
+  if (typeof value === 'number') return isRowId(value) ? { kind: 'id', id: value } : null;
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) === 0 ? { kind: 'none' } : { kind: 'id', id: Number(text) };

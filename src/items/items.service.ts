@@ -20,6 +20,7 @@ import { recordingChanges } from '../changes/change-recording.js';
 import { retryOnConflict } from '../common/errors/db-errors.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { isRowId } from '../common/sql/row-id.js';
 import { onPrimary } from '../common/sql/read-routing.js';
 
 export const TRASH_SUFFIX = '__trashed';
@@ -106,7 +107,7 @@ export class ItemsService {
   }
 
   async kindOf(id: number): Promise<ItemKind | null> {
-    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    if (!isRowId(id)) return null;
     const row = await this.dataSource.getRepository(ItemIdEntity).findOneBy({ id });
     return row?.kind ?? null;
   }
@@ -118,7 +119,7 @@ export class ItemsService {
   }
 
   async userExists(id: number): Promise<boolean> {
-    return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(UserEntity).existsBy({ id });
+    return isRowId(id) && this.dataSource.getRepository(UserEntity).existsBy({ id });
   }
 
   /**

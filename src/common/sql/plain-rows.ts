@@ -1,6 +1,7 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { idChunks } from './id-chunks.js';
+import { isRowId } from './row-id.js';
 import type { Statement, StatementRead } from './together.js';
 
 /**
@@ -124,7 +125,7 @@ export function numberedIds(manager: EntityManager, target: EntityTarget<ObjectL
     manager.connection.driver.options.type === 'better-sqlite3'
       ? Number(result) - count + 1
       : Number((result as { insertId: number | string }).insertId);
-  if (!Number.isSafeInteger(first) || first <= 0) throw new Error(`No id for the rows inserted into ${shapeOf(manager, target).table}`);
+  if (!isRowId(first)) throw new Error(`No id for the rows inserted into ${shapeOf(manager, target).table}`);
   return Array.from({ length: count }, (_, index) => first + index);
 }
 

@@ -1,0 +1,11 @@
+import { isRowId } from './row-id.js';
+
+describe('isRowId', () => {
+  it('takes positive whole numbers up to the largest safe integer', () => {
+    for (const id of [1, 42, Number.MAX_SAFE_INTEGER]) expect(isRowId(id)).toBe(true);
+  });
+
+  it('refuses what no row can have: zero, negatives, fractions, unsafe and non-finite numbers', () => {
+    for (const id of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, Infinity, Number('1'.repeat(400)), NaN]) expect(isRowId(id)).toBe(false);
+  });
+});
