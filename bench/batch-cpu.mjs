@@ -9,6 +9,7 @@
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/calendar_bench node bench/batch-cpu.mjs
 import mysql from 'mysql2/promise';
 import { cpuMs, mariadbPid } from './process-cpu.mjs';
+import { PROBE } from './update-statements.mjs';
 
 const mariadb = mariadbPid();
 if (!mariadb) throw new Error('No local MariaDB server (mariadbd) to measure.');
@@ -29,7 +30,7 @@ const columns = async (table) => (await pool.query(`SELECT * FROM ${table} LIMIT
 const every = {};
 for (const table of ['venues', 'organizers', 'categories', 'tags']) every[table] = await columns(table);
 const rowsOf = (table, ids) => `SELECT ${every[table]} FROM \`${table}\` WHERE \`id\` IN (${ids ?? 0})`;
-const probe = 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1';
+const probe = PROBE;
 const any = () => events[Math.floor(Math.random() * events.length)];
 
 const variants = {

@@ -18,6 +18,7 @@ import { UpdateEventDto } from '../dist/src/events/dto/update-event.dto.js';
 import { ApiValidationPipe } from '../dist/src/common/validation/api-validation.pipe.js';
 import mysql from 'mysql2/promise';
 import { cpuMs } from './process-cpu.mjs';
+import { BUMP, changeRow, EMBEDDED_VERSION, eventColumns, linksOf, lockedRow, PROBE, titleUpdate, utcNow } from './update-statements.mjs';
 
 const mode = process.argv[2] ?? 'service';
 if (!['service', 'validate', 'driver'].includes(mode)) throw new Error('The mode is service, validate or driver.');
@@ -47,37 +48,21 @@ const pool =
         trace: false,
       }).pool
     : null;
-const columns =
-  mode === 'driver' ? (await pool.promise().query('SELECT * FROM events LIMIT 1'))[1].map((field) => `\`${field.name}\``).join(', ') : '';
+const columns = mode === 'driver' ? await eventColumns(pool.promise()) : '';
 const send = (connection, sql) =>
   new Promise((resolve, reject) => connection.query(sql, (error, result) => (error ? reject(error) : resolve(result))));
-/** The service's two round trips of a title update of `id` (as the MariaDB general log shows them), on one pooled connection. */
+/** The service's two round trips of a title update of `id` (update-statements.mjs), on one pooled connection. */
 async function driverUpdate(id) {
   const connection = await new Promise((resolve, reject) => pool.getConnection((error, got) => (error ? reject(error) : resolve(got))));
   try {
-    const at = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    const at = utcNow();
     const [, [row]] = await send(
       connection,
-      [
-        'START TRANSACTION',
-        `SELECT ${columns} FROM events WHERE id = ${id} FOR UPDATE`,
-        `SELECT 0 AS t, event_id, organizer_id AS term_id, position AS extra FROM event_organizers WHERE event_id IN (${id}) UNION ALL ` +
-          `SELECT 1 AS t, event_id, category_id AS term_id, 0 AS extra FROM event_categories WHERE event_id IN (${id}) UNION ALL ` +
-          `SELECT 2 AS t, event_id, tag_id AS term_id, 0 AS extra FROM event_tags WHERE event_id IN (${id})`,
-        'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1',
-        'SELECT embedded_version FROM data_version WHERE id = 1',
-      ].join(';\n'),
+      ['START TRANSACTION', lockedRow(columns, id), linksOf(id), PROBE, EMBEDDED_VERSION].join(';\n'),
     );
     await send(
       connection,
-      [
-        `UPDATE \`events\` SET \`modified_utc\` = '${at}', \`title\` = ${mysql.escape(`Direct ${next}`)} WHERE \`id\` = ${id}`,
-        'INSERT INTO `changes` (`seq`, `kind`, `record_id`, `action`, `author_id`, `status_before`, `status_after`, ' +
-          '`protected_before`, `protected_after`, `modified_utc`, `recorded_utc`, `snapshot`) ' +
-          `VALUES (NULL, 'event', ${id}, 'updated', ${row.author_id}, 'publish', 'publish', false, false, '${at}', '${at}', NULL)`,
-        'UPDATE data_version SET version = version + 1 WHERE id = 1',
-        'COMMIT',
-      ].join(';\n'),
+      [titleUpdate(id, at, mysql.escape(`Direct ${next}`)), changeRow(id, at, row.author_id), BUMP, 'COMMIT'].join(';\n'),
     );
   } finally {
     connection.release();

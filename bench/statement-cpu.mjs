@@ -6,6 +6,7 @@
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/statement-cpu.mjs
 import mysql from 'mysql2/promise';
 import { cpuMs, mariadbPid } from './process-cpu.mjs';
+import { linksOf, PROBE } from './update-statements.mjs';
 
 const login = (process.env.BENCH_CREDENTIALS ?? 'bench-admin:bench-password-1').split(':')[0];
 const mariadb = mariadbPid();
@@ -31,15 +32,8 @@ const statements = {
     `SELECT p.*, u.* FROM app_passwords p INNER JOIN users u ON u.id = p.user_id WHERE u.login_key = '${login}' ORDER BY p.id`,
   'event, every column': () => `SELECT ${all} FROM events WHERE id IN (${any().id})`,
   'event, three columns': () => `SELECT id, author_id, status FROM events WHERE id = ${any().id}`,
-  'links (three tables)': () => {
-    const id = any().id;
-    return (
-      `SELECT 0 AS t, event_id, organizer_id AS term_id, position AS extra FROM event_organizers WHERE event_id IN (${id}) UNION ALL ` +
-      `SELECT 1, event_id, category_id, 0 FROM event_categories WHERE event_id IN (${id}) UNION ALL ` +
-      `SELECT 2, event_id, tag_id, 0 FROM event_tags WHERE event_id IN (${id})`
-    );
-  },
-  'webhook probe': () => 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1',
+  'links (three tables)': () => linksOf(any().id),
+  'webhook probe': () => PROBE,
   venue: () => `SELECT * FROM venues WHERE id IN (${any().venue_id ?? 0})`,
   category: () => `SELECT * FROM categories WHERE id IN (${term.id ?? 0})`,
 };

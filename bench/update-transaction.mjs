@@ -14,6 +14,7 @@
 //   DATABASE_URL=mysql://root@127.0.0.1:3306/bench_speed node bench/update-transaction.mjs [passes] [seconds] [variant…]
 import mysql from 'mysql2/promise';
 import { cpuMs, mariadbPid } from './process-cpu.mjs';
+import { BUMP, changeRow, EMBEDDED_VERSION, eventColumns, linksOf, lockedRow, PROBE, titleUpdate, utcNow } from './update-statements.mjs';
 
 const [passes = '3', seconds = '5', ...only] = process.argv.slice(2);
 if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL names the calendar (MariaDB).');
@@ -23,52 +24,41 @@ const pool = mysql.createPool({ uri: process.env.DATABASE_URL, connectionLimit: 
 const [events] = await pool.query("SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL ORDER BY id DESC LIMIT 30000");
 if (events.length === 0) throw new Error('No published event outside a series.');
 const [[{ last }]] = await pool.query('SELECT COALESCE(MAX(id), 0) AS last FROM changes');
-const columns = (await pool.query('SELECT * FROM events LIMIT 1'))[1].map((field) => `\`${field.name}\``).join(', ');
+const columns = await eventColumns(pool);
 
 let next = 0;
 const target = () => events[next++ % events.length].id;
-const now = () => new Date().toISOString().slice(0, 23).replace('T', ' ');
-const row = (id) => `SELECT ${columns} FROM events WHERE id = ${id} FOR UPDATE`;
-const links = (id) =>
-  `SELECT 0 AS t, event_id, organizer_id AS term_id, position AS extra FROM event_organizers WHERE event_id IN (${id}) UNION ALL ` +
-  `SELECT 1 AS t, event_id, category_id AS term_id, 0 AS extra FROM event_categories WHERE event_id IN (${id}) UNION ALL ` +
-  `SELECT 2 AS t, event_id, tag_id AS term_id, 0 AS extra FROM event_tags WHERE event_id IN (${id})`;
+const row = (id) => lockedRow(columns, id);
 const linksInRow = (id) =>
   `SELECT ${columns}, (SELECT GROUP_CONCAT(organizer_id, ':', position) FROM event_organizers WHERE event_id = ${id}) AS o, ` +
   `(SELECT GROUP_CONCAT(category_id) FROM event_categories WHERE event_id = ${id}) AS c, ` +
   `(SELECT GROUP_CONCAT(tag_id) FROM event_tags WHERE event_id = ${id}) AS g FROM events WHERE id = ${id} FOR UPDATE`;
-const PROBE = 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1';
-const EMBEDDED = 'SELECT embedded_version FROM data_version WHERE id = 1';
-const BUMP = 'UPDATE data_version SET version = version + 1 WHERE id = 1';
-const update = (id, at) => `UPDATE \`events\` SET \`modified_utc\` = '${at}', \`title\` = 'Measured ${next}' WHERE \`id\` = ${id}`;
-const change = (id, at) =>
-  'INSERT INTO `changes` (`seq`, `kind`, `record_id`, `action`, `author_id`, `status_before`, `status_after`, ' +
-  '`protected_before`, `protected_after`, `modified_utc`, `recorded_utc`, `snapshot`) ' +
-  `VALUES (NULL, 'event', ${id}, 'updated', 1, 'publish', 'publish', false, false, '${at}', '${at}', NULL)`;
+const update = (id, at) => titleUpdate(id, at, `'Measured ${next}'`);
+const change = (id, at) => changeRow(id, at, 1);
 /** The service's two round trips, with the first one's reads and the second one's bump as given. */
 const service =
   (reads, bump = [BUMP]) =>
   async (connection, id) => {
-    const at = now();
+    const at = utcNow();
     await connection.query(['START TRANSACTION', ...reads(id)].join(';\n'));
     await connection.query([update(id, at), change(id, at), ...bump, 'COMMIT'].join(';\n'));
   };
 
 const variants = {
-  'the service (today)': service((id) => [row(id), links(id), PROBE, EMBEDDED]),
-  'without the links': service((id) => [row(id), PROBE, EMBEDDED]),
+  'the service (today)': service((id) => [row(id), linksOf(id), PROBE, EMBEDDED_VERSION]),
+  'without the links': service((id) => [row(id), PROBE, EMBEDDED_VERSION]),
   'without links, probe, version read': service((id) => [row(id)]),
-  'without the webhook probe': service((id) => [row(id), links(id), EMBEDDED]),
-  'without the version read': service((id) => [row(id), links(id), PROBE]),
-  'without the version bump': service((id) => [row(id), links(id), PROBE, EMBEDDED], []),
+  'without the webhook probe': service((id) => [row(id), linksOf(id), EMBEDDED_VERSION]),
+  'without the version read': service((id) => [row(id), linksOf(id), PROBE]),
+  'without the version bump': service((id) => [row(id), linksOf(id), PROBE, EMBEDDED_VERSION], []),
   'the bump after the commit, 1 per 4': async (connection, id) => {
-    await service((id) => [row(id), links(id), PROBE, EMBEDDED], [])(connection, id);
+    await service((id) => [row(id), linksOf(id), PROBE, EMBEDDED_VERSION], [])(connection, id);
     // as writers of one event-loop turn would share one bump after their commits (about four under this load)
     if (next % 4 === 0) await connection.query(BUMP);
   },
-  'links as subqueries of the row': service((id) => [linksInRow(id), PROBE, EMBEDDED]),
+  'links as subqueries of the row': service((id) => [linksInRow(id), PROBE, EMBEDDED_VERSION]),
   "the handler's five round trips": async (connection, id) => {
-    const at = now();
+    const at = utcNow();
     await connection.query('START TRANSACTION');
     await connection.query(`SELECT id, author_id, status, password FROM events WHERE id = ${id} FOR UPDATE`);
     await connection.query(update(id, at));
