@@ -11,7 +11,8 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged, sameRow } from '../common/sql/unchanged-row.js';
-import { copyRow, definesEveryColumn, insertStatement, lockedRowQuery, updateStatement } from '../common/sql/plain-rows.js';
+import { copyRow, definesEveryColumn, insertStatement, lockedRowWithQuery, updateStatement } from '../common/sql/plain-rows.js';
+import { LINK_COLUMNS, linksFromColumns } from './event-link-columns.js';
 import { StatementBatch, type StatementRead } from '../common/sql/together.js';
 import { slugRowsQuery } from '../common/sql/free-slug.js';
 import { isRowId } from '../common/sql/row-id.js';
@@ -206,12 +207,14 @@ export class EventsService {
     ahead: StatementRead<void> | null = null,
     missing: () => Error = () => new ApiError(404, ErrorCode.EventNotFound, { id }),
   ): Promise<OneEventWritten> {
-    const locking = lockedRowQuery(manager, EventEntity, id);
-    const linking = this.payloads.linksQuery([id]);
+    // the links as the row keeps them (the link tables' triggers write them there), read with it
+    const locking = lockedRowWithQuery(manager, EventEntity, id, LINK_COLUMNS);
     const first = new StatementBatch();
     const read: { row?: EventEntity | null; links?: KnownEventLinks; embeddedAt?: string } = {};
-    first.read(locking, (row) => (read.row = row));
-    first.read(linking, (found) => (read.links = found));
+    first.read(locking, (found) => {
+      read.row = found?.row ?? null;
+      if (found) read.links = linksFromColumns(id, found.also);
+    });
     first.read(changeHooks(manager)?.snapshotProbe(manager) ?? null);
     first.read(ahead);
     first.read(this.items.embeddedVersionQuery(), (version) => (read.embeddedAt = version));
@@ -223,7 +226,8 @@ export class EventsService {
     if (seen && !sameRow(locked, seen)) throw preconditionFailed();
     const { entity, linksWritten, embeddedWritten } = await change(locked);
     // links an update wrote are read again, by the same statement
-    const after = linksWritten ? linking.read(await manager.query(linking.statement.sql)) : before;
+    const linking = linksWritten ? this.payloads.linksQuery([id]) : null;
+    const after = linking ? linking.read(await manager.query(linking.statement.sql)) : before;
     const batch = new StatementBatch();
     batch.send(updateStatement(manager, EventEntity, locked, entity));
     batch.read(knownChanges(manager, 'event', new Map([[id, itemState(locked)]]), new Map([[id, itemState(entity)]])));

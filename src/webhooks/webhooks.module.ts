@@ -20,6 +20,6 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
-    snapshots.wantedWhen({ sql: 'SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1' });
+    snapshots.wantedWhen({ sql: 'SELECT id FROM data_version WHERE id = 1 AND active_webhooks > 0' });
   }
 }

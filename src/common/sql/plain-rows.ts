@@ -227,6 +227,30 @@ export function lockedRowQuery<T extends ObjectLiteral>(
 }
 
 /**
+ * {@link lockedRowQuery} reading, besides the entity's columns, the columns `also` names (columns of
+ * the table the entity does not select), given as the driver returns them.
+ */
+export function lockedRowWithQuery<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  id: number,
+  also: readonly string[],
+): StatementRead<{ row: T; also: Record<string, unknown> } | null> {
+  const shape = shapeOf(manager, target);
+  const driver = manager.connection.driver;
+  const lock = driver.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
+  const extra = also.map((column) => `, ${driver.escape(column)}`).join('');
+  const select = shape.select.replace(/ FROM /, `${extra} FROM `);
+  return {
+    statement: { sql: `${select} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?${lock}`, parameters: [id] },
+    read: (result) => {
+      const [row] = result as Array<Record<string, unknown>>;
+      return row ? { row: hydrate<T>(shape, driver, row), also: row } : null;
+    },
+  };
+}
+
+/**
  * The statement that writes to the row of `after.id` the stored columns whose values differ between
  * `before` (the row as read) and `after` (the same entity changed), each value as `insert` would
  * store it; null when no column changed.

@@ -14,6 +14,7 @@ import { ListingFilters1764700000000 } from './1764700000000-listing-filters.js'
 import { VenueUpcoming1764750000000 } from './1764750000000-venue-upcoming.js';
 import { CredentialsVersion1764800000000 } from './1764800000000-credentials-version.js';
 import { EmbeddedVersion1764900000000 } from './1764900000000-embedded-version.js';
+import { LinksInEventRow1765000000000 } from './1765000000000-links-in-event-row.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   VenueUpcoming1764750000000,
   CredentialsVersion1764800000000,
   EmbeddedVersion1764900000000,
+  LinksInEventRow1765000000000,
 ];
