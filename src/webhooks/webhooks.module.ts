@@ -20,6 +20,7 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
+    // the subscriptions' triggers count the active ones in the data version row, which writes read and move anyway
     snapshots.wantedWhen({ sql: 'SELECT id FROM data_version WHERE id = 1 AND active_webhooks > 0' });
   }
 }

@@ -115,18 +115,18 @@ function triggerNames(): string[] {
 
 function triggerStatements(sqlite: boolean): string[] {
   const q = (name: string) => (sqlite ? `"${name}"` : `\`${name}\``);
-  // a trigger's statements: SQLite wants them in BEGIN … END, MariaDB takes one without
-  const body = (statements: string[]) =>
-    sqlite || statements.length > 1 ? `BEGIN ${statements.map((s) => `${s};`).join(' ')} END` : statements[0];
-  const trigger = (name: string, when: string, table: string, statements: string[]) =>
-    `CREATE TRIGGER ${q(name)} ${when} ON ${q(table)} FOR EACH ROW ${body(statements)}`;
+  // a trigger's one statement: SQLite wants it in BEGIN … END, MySQL and MariaDB take it as it is
+  const trigger = (name: string, when: string, table: string, [statement]: [string]) =>
+    `CREATE TRIGGER ${q(name)} ${when} ON ${q(table)} FOR EACH ROW ${sqlite ? `BEGIN ${statement}; END` : statement}`;
   const statements: string[] = [];
   for (const column of LINK_COLUMNS) {
     const refresh = (row: 'NEW' | 'OLD') =>
       `UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${row}.${q('event_id')}`)} WHERE ${q('id')} = ${row}.${q('event_id')}`;
+    // one statement for both events a changed link may concern (the app's MySQL connections send one statement per query)
+    const refreshBoth = `UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${q('events')}.${q('id')}`)} WHERE ${q('id')} IN (OLD.${q('event_id')}, NEW.${q('event_id')})`;
     statements.push(
       trigger(`${column.table}_row_insert`, 'AFTER INSERT', column.table, [refresh('NEW')]),
-      trigger(`${column.table}_row_update`, 'AFTER UPDATE', column.table, [refresh('OLD'), refresh('NEW')]),
+      trigger(`${column.table}_row_update`, 'AFTER UPDATE', column.table, [refreshBoth]),
       trigger(`${column.table}_row_delete`, 'AFTER DELETE', column.table, [refresh('OLD')]),
       // MariaDB's foreign-key cascades fire no trigger: the links go first, through the link table's own
       trigger(`${column.terms}_links_delete`, 'BEFORE DELETE', column.terms, [
