@@ -22,6 +22,18 @@ describe('stripTags', () => {
     expect(stripTags('  <p class="x" onclick="y()">A<!-- hidden --> B</p>\n')).toBe('A B');
   });
 
+  it('removes tags that the removal of others puts together', () => {
+    expect(stripTags('<<script>script>alert(1)<</script>/script>')).toBe('');
+    expect(stripTags('<<b>b>x<</b>/b>')).toBe('x');
+    expect(stripTags('<scr<script>ipt>alert(1)</scr</script>ipt>')).toBe('ipt>alert(1)ipt>');
+    expect(stripTags('a <<<<i>i>i>i>b')).toBe('a b');
+  });
+
+  it('gives back its own answers unchanged', () => {
+    for (const text of ['<<b>b>x<</b>/b>', '3 < 4 <i>and</i> 5 > 2', 'Tom &amp; Jerry <b>&lt;3</b>', 'a <<<script>script>script>x'])
+      expect(stripTags(stripTags(text))).toBe(stripTags(text));
+  });
+
   it('keeps unicode text', () => {
     expect(stripTags('<em>Straße</em> 東京')).toBe('Straße 東京');
   });

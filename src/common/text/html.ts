@@ -69,6 +69,21 @@ const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
  * `Fish & Chips <b>now</b>` → `Fish & Chips now`; `Tom &amp; Jerry` stays `Tom &amp; Jerry`.
  */
 export function stripTags(input: string): string {
+  // a tag the removal of others put together (`<<b>b>` gives `<b>`) is removed by the next pass,
+  // until nothing changes; each pass that changes the text shortens it, and past a bound of passes
+  // the `<` that could still open a tag go
+  let text = input;
+  for (let pass = 0; pass < MAX_STRIP_PASSES; pass++) {
+    const next = stripTagsOnce(text);
+    if (next === text) return next;
+    text = next;
+  }
+  return text.replace(/</g, '');
+}
+
+const MAX_STRIP_PASSES = 16;
+
+function stripTagsOnce(input: string): string {
   // without a `<` there is no tag, and the steps below give back the text as written
   if (!input.includes('<')) return input.trim();
   // sanitize-html always decodes entities in text and re-escapes `& < >` on output. Escaping every
