@@ -214,16 +214,8 @@ export function lockedRowQuery<T extends ObjectLiteral>(
   target: EntityTarget<T>,
   id: number,
 ): StatementRead<T | null> {
-  const shape = shapeOf(manager, target);
-  const driver = manager.connection.driver;
-  const lock = driver.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
-  return {
-    statement: { sql: `${shape.select} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?${lock}`, parameters: [id] },
-    read: (result) => {
-      const [row] = result as Array<Record<string, unknown>>;
-      return row ? hydrate<T>(shape, driver, row) : null;
-    },
-  };
+  const locking = lockedRowWithQuery(manager, target, id, []);
+  return { statement: locking.statement, read: (result) => locking.read(result)?.row ?? null };
 }
 
 /**
@@ -239,8 +231,10 @@ export function lockedRowWithQuery<T extends ObjectLiteral>(
   const shape = shapeOf(manager, target);
   const driver = manager.connection.driver;
   const lock = driver.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
-  const extra = also.map((column) => `, ${driver.escape(column)}`).join('');
-  const select = shape.select.replace(/ FROM /, `${extra} FROM `);
+  const select =
+    also.length === 0
+      ? shape.select
+      : `SELECT ${[...shape.columns.map((column) => column.databaseName), ...also].map((name) => driver.escape(name)).join(', ')} FROM ${shape.table}`;
   return {
     statement: { sql: `${select} WHERE ${driver.escape(columnOf(shape, 'id').databaseName)} = ?${lock}`, parameters: [id] },
     read: (result) => {

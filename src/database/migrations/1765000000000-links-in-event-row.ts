@@ -10,7 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   `events.category_links`, `events.tag_links`: the term ids, comma-separated; NULL for none. The
  *   order is unspecified (readers sort). Each is worked out again from its link table whenever a
  *   row of that table is inserted, updated or deleted. Deleting an organizer, a category or a tag
- *   first deletes its links (before the foreign key's cascade, which MariaDB runs without triggers).
+ *   first deletes its links (before the foreign key's cascade, which MySQL and MariaDB run without triggers).
  * - `data_version.active_webhooks`: moved by one when a subscription becomes or stops being active,
  *   under the data version row's lock, so that concurrent changes add up.
  *
@@ -23,7 +23,7 @@ export class LinksInEventRow1765000000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const sqlite = isSqlite(queryRunner);
-    const q = (name: string) => (sqlite ? `"${name}"` : `\`${name}\``);
+    const q = quoter(sqlite);
     // MySQL and MariaDB commit each change of the schema: a run stopped part way (a trigger refused)
     // is taken up again where it stopped
     for (const column of LINK_COLUMNS)
@@ -35,8 +35,8 @@ export class LinksInEventRow1765000000000 implements MigrationInterface {
           ? 'ALTER TABLE "data_version" ADD COLUMN "active_webhooks" integer NOT NULL DEFAULT (0)'
           : 'ALTER TABLE `data_version` ADD `active_webhooks` int NOT NULL DEFAULT 0',
       );
-    for (const name of triggerNames()) await queryRunner.query(`DROP TRIGGER IF EXISTS ${q(name)}`).catch(explainRefusal);
-    for (const statement of triggerStatements(sqlite)) await queryRunner.query(statement).catch(explainRefusal);
+    for (const { name } of triggers(sqlite)) await queryRunner.query(`DROP TRIGGER IF EXISTS ${q(name)}`).catch(explainRefusal);
+    for (const { sql } of triggers(sqlite)) await queryRunner.query(sql).catch(explainRefusal);
     for (const column of LINK_COLUMNS)
       await queryRunner.query(`UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${q('events')}.${q('id')}`)}`);
     await queryRunner.query(
@@ -46,8 +46,8 @@ export class LinksInEventRow1765000000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const sqlite = isSqlite(queryRunner);
-    const q = (name: string) => (sqlite ? `"${name}"` : `\`${name}\``);
-    for (const name of triggerNames()) await queryRunner.query(`DROP TRIGGER IF EXISTS ${q(name)}`);
+    const q = quoter(sqlite);
+    for (const { name } of triggers(sqlite)) await queryRunner.query(`DROP TRIGGER IF EXISTS ${q(name)}`);
     for (const column of LINK_COLUMNS) await queryRunner.query(`ALTER TABLE ${q('events')} DROP COLUMN ${q(column.column)}`);
     await queryRunner.query(`ALTER TABLE ${q('data_version')} DROP COLUMN ${q('active_webhooks')}`);
   }
@@ -88,9 +88,14 @@ function isSqlite(queryRunner: QueryRunner): boolean {
   return queryRunner.connection.driver.options.type === 'better-sqlite3';
 }
 
+/** A name quoted for SQLite or for MySQL/MariaDB. */
+function quoter(sqlite: boolean): (name: string) => string {
+  return (name) => (sqlite ? `"${name}"` : `\`${name}\``);
+}
+
 /** The value of `column` for the event whose id is `eventId` (an SQL expression), read from its link table. */
 function linksOf(sqlite: boolean, column: LinkColumn, eventId: string): string {
-  const q = (name: string) => (sqlite ? `"${name}"` : `\`${name}\``);
+  const q = quoter(sqlite);
   const item = column.position
     ? sqlite
       ? `${q(column.term)} || ':' || ${q(column.position)}`
@@ -99,50 +104,44 @@ function linksOf(sqlite: boolean, column: LinkColumn, eventId: string): string {
   return `(SELECT ${sqlite ? 'group_concat' : 'GROUP_CONCAT'}(${item}) FROM ${q(column.table)} WHERE ${q('event_id')} = ${eventId})`;
 }
 
-function triggerNames(): string[] {
-  return [
-    ...LINK_COLUMNS.flatMap(({ table, terms }) => [
-      `${table}_row_insert`,
-      `${table}_row_update`,
-      `${table}_row_delete`,
-      `${terms}_links_delete`,
-    ]),
-    'webhook_subscriptions_active_insert',
-    'webhook_subscriptions_active_update',
-    'webhook_subscriptions_active_delete',
-  ];
-}
-
-function triggerStatements(sqlite: boolean): string[] {
-  const q = (name: string) => (sqlite ? `"${name}"` : `\`${name}\``);
+/** The triggers, by name, as made for SQLite or for MySQL/MariaDB. */
+function triggers(sqlite: boolean): Array<{ name: string; sql: string }> {
+  const q = quoter(sqlite);
   // a trigger's one statement: SQLite wants it in BEGIN … END, MySQL and MariaDB take it as it is
-  const trigger = (name: string, when: string, table: string, [statement]: [string]) =>
-    `CREATE TRIGGER ${q(name)} ${when} ON ${q(table)} FOR EACH ROW ${sqlite ? `BEGIN ${statement}; END` : statement}`;
-  const statements: string[] = [];
+  const trigger = (name: string, when: string, table: string, statement: string) => ({
+    name,
+    sql: `CREATE TRIGGER ${q(name)} ${when} ON ${q(table)} FOR EACH ROW ${sqlite ? `BEGIN ${statement}; END` : statement}`,
+  });
+  const made: Array<{ name: string; sql: string }> = [];
   for (const column of LINK_COLUMNS) {
-    const refresh = (row: 'NEW' | 'OLD') =>
-      `UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${row}.${q('event_id')}`)} WHERE ${q('id')} = ${row}.${q('event_id')}`;
-    // one statement for both events a changed link may concern (the app's MySQL connections send one statement per query)
-    const refreshBoth = `UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${q('events')}.${q('id')}`)} WHERE ${q('id')} IN (OLD.${q('event_id')}, NEW.${q('event_id')})`;
-    statements.push(
-      trigger(`${column.table}_row_insert`, 'AFTER INSERT', column.table, [refresh('NEW')]),
-      trigger(`${column.table}_row_update`, 'AFTER UPDATE', column.table, [refreshBoth]),
-      trigger(`${column.table}_row_delete`, 'AFTER DELETE', column.table, [refresh('OLD')]),
-      // MariaDB's foreign-key cascades fire no trigger: the links go first, through the link table's own
-      trigger(`${column.terms}_links_delete`, 'BEFORE DELETE', column.terms, [
+    // the column of the events a changed link concerns (both, when an update moved it to another event)
+    const refresh = (...rows: Array<'NEW' | 'OLD'>) =>
+      `UPDATE ${q('events')} SET ${q(column.column)} = ${linksOf(sqlite, column, `${q('events')}.${q('id')}`)} WHERE ${q('id')} IN (${rows.map((row) => `${row}.${q('event_id')}`).join(', ')})`;
+    made.push(
+      trigger(`${column.table}_row_insert`, 'AFTER INSERT', column.table, refresh('NEW')),
+      trigger(`${column.table}_row_update`, 'AFTER UPDATE', column.table, refresh('OLD', 'NEW')),
+      trigger(`${column.table}_row_delete`, 'AFTER DELETE', column.table, refresh('OLD')),
+      // foreign-key cascades fire no trigger on MySQL and MariaDB: the links go first, through the link table's own
+      trigger(
+        `${column.terms}_links_delete`,
+        'BEFORE DELETE',
+        column.terms,
         `DELETE FROM ${q(column.table)} WHERE ${q(column.term)} = OLD.${q('id')}`,
-      ]),
+      ),
     );
   }
   const move = (by: string, condition = '') =>
     `UPDATE ${q('data_version')} SET ${q('active_webhooks')} = ${q('active_webhooks')} ${by} WHERE ${q('id')} = 1${condition}`;
   const active = (row: 'NEW' | 'OLD') => `(${row}.${q('active')} <> 0)`;
-  statements.push(
-    trigger('webhook_subscriptions_active_insert', 'AFTER INSERT', 'webhook_subscriptions', [move(`+ ${active('NEW')}`)]),
-    trigger('webhook_subscriptions_active_update', 'AFTER UPDATE', 'webhook_subscriptions', [
+  made.push(
+    trigger('webhook_subscriptions_active_insert', 'AFTER INSERT', 'webhook_subscriptions', move(`+ ${active('NEW')}`)),
+    trigger(
+      'webhook_subscriptions_active_update',
+      'AFTER UPDATE',
+      'webhook_subscriptions',
       move(`+ ${active('NEW')} - ${active('OLD')}`, ` AND ${active('NEW')} <> ${active('OLD')}`),
-    ]),
-    trigger('webhook_subscriptions_active_delete', 'AFTER DELETE', 'webhook_subscriptions', [move(`- ${active('OLD')}`)]),
+    ),
+    trigger('webhook_subscriptions_active_delete', 'AFTER DELETE', 'webhook_subscriptions', move(`- ${active('OLD')}`)),
   );
-  return statements;
+  return made;
 }
