@@ -1,17 +1,14 @@
-import { type DynamicModule, Inject, Logger, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
+import { type DynamicModule, Logger, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
-import { ResponseCacheMiddleware } from './cache/response-cache.js';
-import { ItemReadsFirstMiddleware } from './cache/item-reads-first.js';
-import { ItemWritesFirstMiddleware, writesBeforeFramework } from './http/item-writes-first.js';
-import { answersBeforeFramework } from './cache/reads-first.js';
+import { ResponseCacheInterceptor } from './cache/response-cache.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
-import type { AppConfig, DatabaseConfig, LimitsConfig } from './config/app-config.js';
+import type { AppConfig } from './config/app-config.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
@@ -48,30 +45,22 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
  * validation pipe (`APP_PIPE`), the handler, the `Allow` interceptor and the exception filter
  * (`APP_FILTER`) of `HttpModule` take over.
  */
-function lifecycle(config: Pick<AppConfig, 'limits' | 'database'>): Type[] {
-  const { limits } = config;
-  return [
-    RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
-    EditionMiddleware, // edition, request context, headers of every answer
-    SecurityHeadersMiddleware,
-    CorsMiddleware,
-    RequestLimitMiddleware, // optional request limit (429)
-    BodyLimitMiddleware, // 1. body size (413)
-    BasicAuthMiddleware, // 2. credentials (401, 429)
-    RouteMiddleware, // 3. route and method (404), OPTIONS, API index
-    FeedTokenMiddleware, // `?token=` on the iCalendar routes (401, 429)
-    ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
-    BodyParserMiddleware, // 4. JSON and form bodies (400)
-    ...(answersBeforeFramework(limits) ? [ItemReadsFirstMiddleware] : []), // shapes of single item reads (cache/reads-first.ts)
-    ...(writesBeforeFramework(config) ? [ItemWritesFirstMiddleware] : []), // shapes of single item writes (http/item-writes-first.ts)
-    ...(limits.responseCache ? [ResponseCacheMiddleware] : []), // cached anonymous reads
-  ];
-}
+const LIFECYCLE: Type[] = [
+  RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
+  EditionMiddleware, // edition, request context, headers of every answer
+  SecurityHeadersMiddleware,
+  CorsMiddleware,
+  RequestLimitMiddleware, // optional request limit (429)
+  BodyLimitMiddleware, // 1. body size (413)
+  BasicAuthMiddleware, // 2. credentials (401, 429)
+  RouteMiddleware, // 3. route and method (404), OPTIONS, API index
+  FeedTokenMiddleware, // `?token=` on the iCalendar routes (401, 429)
+  ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
+  BodyParserMiddleware, // 4. JSON and form bodies (400)
+];
 
 @Module({})
 export class AppModule implements NestModule {
-  constructor(@Inject(ConfigService) private readonly config: ConfigService) {}
-
   /**
    * `extensions`: modules of teams that extend the service (docs/EXTENDING.md); they get the whole
    * lifecycle, and the tables (`@OwnsTables`) and catalogues (`@OwnsCatalogues`) they declare.
@@ -124,6 +113,7 @@ export class AppModule implements NestModule {
       ],
       providers: [
         ResponseCacheStore,
+        ResponseCacheInterceptor,
         {
           provide: BEFORE_CACHED_READ,
           useFactory: (items: ItemsService) => ({ beforeRead: () => items.publishDueItems() }),
@@ -134,7 +124,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    const config = { limits: this.config.getOrThrow<LimitsConfig>('limits'), database: this.config.getOrThrow<DatabaseConfig>('database') };
-    consumer.apply(...lifecycle(config)).forRoutes('/');
+    consumer.apply(...LIFECYCLE).forRoutes('/');
   }
 }

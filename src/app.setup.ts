@@ -1,19 +1,13 @@
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger, PinoLogger } from 'nestjs-pino';
-import { pinoHttp } from 'pino-http';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
-import { ItemReadsFirst } from './cache/item-reads-first.js';
-import { ItemWritesFirst, writesBeforeFramework } from './http/item-writes-first.js';
-import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
-import { answerReadsFirst, answersBeforeFramework } from './cache/reads-first.js';
-import { ResponseCacheStore } from './cache/response-cache-store.js';
+import { ResponseCacheInterceptor } from './cache/response-cache.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
 import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
-import { requestLogOptions, writesRequestLines } from './http/request-log.middleware.js';
 import { Translator } from './i18n/translator.js';
 import { UsersService } from './users/users.service.js';
 
@@ -80,23 +74,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   app.useLogger(new QuietStartLogger(app.get(Logger)));
   answerClientErrors(app.getHttpServer(), app.get(Translator), config.api.editions[0], config.http);
   app.get(DocsPage).publishFor(app);
+  if (config.limits.responseCache) app.useGlobalInterceptors(app.get(ResponseCacheInterceptor));
   await app.init();
-  if (answersBeforeFramework(config.limits)) {
-    const log = writesRequestLines(config.log) ? pinoHttp({ ...requestLogOptions(config.log), logger: PinoLogger.root }) : undefined;
-    answerReadsFirst(app.getHttpServer(), {
-      store: config.limits.responseCache ? app.get(ResponseCacheStore) : null,
-      items: app.get(ItemReadsFirst),
-      writes: writesBeforeFramework(config)
-        ? {
-            items: app.get(ItemWritesFirst),
-            credentials: app.get(BasicAuthMiddleware),
-            translator: app.get(Translator),
-            maxBodyBytes: config.http.maxBodyBytes,
-          }
-        : null,
-      caching: { maxAgeSeconds: config.http.cacheMaxAgeSeconds },
-      onAnswer: log && ((req, res) => log(req, res)),
-    });
-  }
   return app;
 }

@@ -10,5 +10,4 @@ export interface Entry {
   lastModified: string | undefined;
   /** Representation headers (totals, links, truncation), replayed on a 200, names spelled as set. */
   headers: Array<[string, OutgoingHttpHeader]>;
-  allow: string | undefined;
 }

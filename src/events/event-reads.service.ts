@@ -12,7 +12,6 @@ import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventEntity } from './event.entity.js';
-import type { EventResponse } from './event.response.js';
 
 /** Single events by id or slug (spec §10.1), and the lookups the writes share. */
 @Injectable()
@@ -32,20 +31,6 @@ export class EventReadsService {
     if (this.payloads.isLocked(event, ctx.user, password)) throw new ApiError(403, ErrorCode.EventPasswordProtected);
     const [payload] = await this.payloads.of([event], ctx, password, true);
     return payload;
-  }
-
-  /**
-   * The anonymous `200` of `GET /events/{id}` without a query (a published event without a
-   * password), read as `findOne` reads it, or null for every other outcome, which the route itself
-   * answers (404, 403, 400). For the reads answered before the framework (`reads-first.ts`).
-   */
-  async publicOne(id: number, ctx: RequestContext): Promise<{ body: EventResponse; subject: EventEntity } | null> {
-    await this.items.publishDueItems();
-    const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
-    if (!event || event.status === 'trash' || !canReadItem(null, event) || this.payloads.isLocked(event, null, undefined)) return null;
-    ctx.subject = event;
-    const [body] = await this.payloads.of([event], ctx, undefined, true);
-    return { body, subject: event };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type OutgoingHttpHeader, type ServerResponse } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
@@ -10,9 +10,18 @@ import { endNotModified, isNotModified, isValidatedRead, lastModifiedOf, type Re
 /** The contract spells the charset in capitals (spec §14.1). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
 
-/** A body serialized once (e.g. by the response cache), written as it is. */
-export class SerializedJson {
-  constructor(readonly bytes: Buffer) {}
+/**
+ * An answer serialized once (by the response cache), written as it is: the bytes with their type,
+ * the entity tag computed when they were, and the headers that describe them (`Last-Modified`,
+ * totals, links; `X-Cache`), which a cached answer sets again.
+ */
+export class PreparedAnswer {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string,
+    readonly etag: string,
+    readonly headers: ReadonlyArray<readonly [string, OutgoingHttpHeader]>,
+  ) {}
 }
 
 /**
@@ -48,9 +57,12 @@ export class ApiExpressAdapter extends ExpressAdapter {
       response.end();
       return;
     }
+    if (body instanceof PreparedAnswer) {
+      for (const [name, value] of body.headers) response.setHeader(name, value);
+      return sendBytes(response, body.bytes, body.contentType, this.caching, body.etag);
+    }
     if (body instanceof TextAnswer) return sendBytes(response, Buffer.from(body.text), body.contentType, this.caching);
-    const bytes = body instanceof SerializedJson ? body.bytes : Buffer.from(JSON.stringify(body));
-    sendBytes(response, bytes, JSON_CONTENT_TYPE, this.caching);
+    sendBytes(response, Buffer.from(JSON.stringify(body)), JSON_CONTENT_TYPE, this.caching);
   }
 }
 

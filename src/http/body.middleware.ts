@@ -11,7 +11,7 @@ import { sizeProblem } from './client-errors.js';
 
 const RAW_BODY = Symbol('raw-body');
 
-type WithRawBody = Request & { [RAW_BODY]?: Buffer | ApiError };
+type WithRawBody = Request & { [RAW_BODY]?: Buffer };
 
 /**
  * Reads a request's body, at most `maxBytes` (413 past it, 400 when the stream breaks off). The
@@ -26,15 +26,6 @@ export async function readRawBody(req: IncomingMessage, maxBytes: number): Promi
       ? new ApiError(413, ErrorCode.PayloadTooLarge, { limit: maxBytes })
       : new ApiError(400, ErrorCode.InvalidJson);
   }
-}
-
-/**
- * Keeps the outcome of reading a request's body (the bytes, or the error answer) for the lifecycle,
- * when the server's own handler read it before handing the request to the framework
- * (`http/item-writes-first.ts`): the body step then takes it instead of reading the stream again.
- */
-export function keepRawBody(req: IncomingMessage, outcome: Buffer | ApiError): void {
-  (req as WithRawBody)[RAW_BODY] = outcome;
 }
 
 /**
@@ -59,14 +50,10 @@ export class BodyLimitMiddleware implements NestMiddleware {
     if (oversized === 414) throw new ApiError(414, ErrorCode.UriTooLong, { limit: this.limits.maxUrlBytes });
     if (oversized === 431) throw new ApiError(431, ErrorCode.HeadersTooLarge, { limit: this.limits.maxHeaderBytes });
     if (!req.ctx.target) return next();
-    const kept = req[RAW_BODY];
-    if (kept instanceof ApiError) throw kept;
-    if (kept === undefined) {
-      if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) {
-        throw new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
-      }
-      req[RAW_BODY] = await readRawBody(req, this.maxBytes);
+    if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) {
+      throw new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
     }
+    req[RAW_BODY] = await readRawBody(req, this.maxBytes);
     next();
   }
 }

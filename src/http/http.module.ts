@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { ItemWritesFirst } from './item-writes-first.js';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe.js';
 import { AllowHeaderInterceptor } from './allow-header.interceptor.js';
@@ -17,11 +16,10 @@ import { RouteRegistry } from './route-registry.js';
   imports: [DiscoveryModule],
   providers: [
     RouteRegistry,
-    ItemWritesFirst,
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: AllowHeaderInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
-  exports: [RouteRegistry, ItemWritesFirst],
+  exports: [RouteRegistry],
 })
 export class HttpModule {}

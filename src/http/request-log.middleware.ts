@@ -29,10 +29,7 @@ export function writesRequestLines(log: Pick<LogConfig, 'level' | 'requests'>): 
   return log.requests && log.level !== 'silent' && pino.levels.values[log.level] <= pino.levels.values.info;
 }
 
-/**
- * The request log (pino-http): the framework and the server's own handler of reads
- * (`cache/reads-first.ts`) log each request alike, numbered from one counter.
- */
+/** The request log (pino-http): one line per request, numbered from one counter. */
 export function requestLogOptions(log: Pick<LogConfig, 'level' | 'requests'>): Options {
   return {
     level: log.level,

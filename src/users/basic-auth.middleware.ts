@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
@@ -24,18 +23,6 @@ const AUTHENTICATED_CACHE_CONTROL = 'no-cache, must-revalidate, max-age=0, no-st
 
 /** No lock, and no failure of the pair to clear. */
 const FREE: LoginCheck = { waitSeconds: null, pairFailures: 0 };
-
-const CHECKED = Symbol('credentials-checked');
-type Checked = Request & { [CHECKED]?: CredentialsOutcome };
-
-/**
- * Keeps what a check of the request's credentials came to, when the server's own handler made it
- * before handing the request to the framework (`http/item-writes-first.ts`): this step then acts on
- * it instead of checking again (a wrong password is hashed once).
- */
-export function keepCredentialsOutcome(req: IncomingMessage, outcome: CredentialsOutcome): void {
-  (req as Checked)[CHECKED] = outcome;
-}
 
 /**
  * Step 2 of the order of checks (spec §4.2, §4.6): supplied Basic credentials are checked on every
@@ -67,7 +54,7 @@ export class BasicAuthMiddleware implements NestMiddleware {
     const credentials = parseBasicAuthorization(req.headers.authorization);
     if (!credentials) return next();
     const client = req.ip ?? 'unknown';
-    const outcome = (req as Checked)[CHECKED] ?? (await this.check(client, credentials));
+    const outcome = await this.check(client, credentials);
     if (outcome.lock.waitSeconds !== null) throw tooManyRequests(outcome.lock.waitSeconds);
     if (outcome.refused) {
       if (outcome.refused.status === 401) await this.locks.failed(client, credentials.login);
