@@ -7,7 +7,6 @@ import { offsetHours } from '../common/dates/zones.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { RegisteredRoute } from '../common/http/request-context.js';
 import { RouteRegistry } from '../http/route-registry.js';
-import type { RouteAnswers } from '../http/route-answers.js';
 import { Translator } from '../i18n/translator.js';
 import { DOCUMENT_PATHS, openApiPath, shapeDocument } from './openapi-shape.js';
 import { translateDocument } from './translate-document.js';
@@ -36,7 +35,7 @@ const RELATION_FIELDS = new Set(['categories', 'tags', 'venue', 'organizer']);
  * from it (§13.1), so that both describe exactly the routes the code serves.
  */
 @Injectable()
-export class ApiDocumentService implements RouteAnswers {
+export class ApiDocumentService {
   private document: Json | null = null;
   private readonly editions = new Map<string, Json>();
 

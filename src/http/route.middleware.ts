@@ -1,12 +1,10 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { parseQueryString } from '../common/http/body.js';
-import type { ApiConfig, HttpConfig } from '../config/app-config.js';
-import { setAllowHeader } from './allow.js';
-import { ROUTE_ANSWERS, type RouteAnswers } from './route-answers.js';
+import type { ApiConfig } from '../config/app-config.js';
+import { INTERNAL_PATHS } from './internal-paths.js';
 import { escapeRegExp, paramSegment, RouteRegistry } from './route-registry.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
@@ -16,25 +14,22 @@ type Target = { kind: 'none' } | { kind: 'index' } | { kind: 'api'; path: string
 /**
  * Step 3 of the order of checks (spec §4.6), after credentials: works out which route of the
  * namespace a request addresses (spec §2.3: query-style `?rest_route=`, case-insensitive fixed
- * segments, one trailing slash, method override), answers what needs no controller (404
- * `rest_no_route`, `OPTIONS`, the API index), and rewrites the URL to the route's canonical path so
- * that Nest's router serves it. It stays a middleware because all of this must happen before routing.
+ * segments, one trailing slash, method override), refuses what no route serves (404
+ * `rest_no_route`), and rewrites the URL to the route's canonical path (or, for the API index, the
+ * bare origin and `OPTIONS`, to one of `INTERNAL_PATHS`) so that Nest's router serves it. It stays
+ * a middleware because all of this must happen before routing.
  */
 @Injectable()
 export class RouteMiddleware implements NestMiddleware {
   private readonly root: string;
-  private readonly publicUrl: string;
   private readonly namespacePattern: RegExp;
 
   constructor(
     private readonly registry: RouteRegistry,
-    private readonly adapterHost: HttpAdapterHost,
-    @Inject(ROUTE_ANSWERS) private readonly answers: RouteAnswers,
     @Inject(ConfigService) config: ConfigService,
   ) {
     const api = config.getOrThrow<ApiConfig>('api');
     this.root = api.root;
-    this.publicUrl = config.getOrThrow<HttpConfig>('http').publicUrl;
     this.namespacePattern = new RegExp(`^/${escapeRegExp(api.namespace)}(?=/|$)`, 'i');
   }
 
@@ -44,27 +39,19 @@ export class RouteMiddleware implements NestMiddleware {
     const target = this.resolve(addressed.path, addressed.search);
     const method = effectiveMethod(req);
     const bareOrigin = (addressed.path === '/' || addressed.path === '') && !/(^|&)rest_route=/.test(addressed.search);
-    if (target.kind === 'none' && bareOrigin && (method === 'GET' || method === 'HEAD')) {
-      // the bare origin: a browser goes to the docs page, any other client to the API index
-      res.redirect(302, req.accepts(['json', 'html']) === 'html' ? `${this.publicUrl}/docs` : `${req.ctx.base}/`);
-      return;
-    }
+    if (target.kind === 'none' && bareOrigin && (method === 'GET' || method === 'HEAD'))
+      return this.forward(req, next, INTERNAL_PATHS.origin);
     if (target.kind === 'none') throw ApiError.noRoute();
     if (target.kind === 'index') {
       if (method !== 'GET' && method !== 'HEAD') throw ApiError.noRoute();
-      this.adapterHost.httpAdapter.reply(res, this.answers.apiIndex(req.ctx), 200);
-      return;
+      return this.forward(req, next, INTERNAL_PATHS.apiIndex);
     }
     const match = this.registry.match(target.path);
     if (!match) throw ApiError.noRoute();
     if (method !== 'OPTIONS' && !match.route.methods.includes(method === 'HEAD' ? 'GET' : method)) throw ApiError.noRoute();
     req.ctx.route = match.route;
     req.ctx.routeParams = match.params;
-    if (method === 'OPTIONS') {
-      setAllowHeader(req.ctx, res);
-      this.adapterHost.httpAdapter.reply(res, this.answers.routeEntry(req.ctx, match.route), 200);
-      return;
-    }
+    if (method === 'OPTIONS') return this.forward(req, next, `${INTERNAL_PATHS.options}${match.route.path ? `/${match.route.path}` : ''}`);
     req.method = method;
     // Controllers read path values from `ctx.routeParams`; the router gets them re-encoded so it
     // never has to decode what the client sent.
@@ -76,6 +63,12 @@ export class RouteMiddleware implements NestMiddleware {
       })
       .join('/');
     req.url = `/${canonical}${target.search ? `?${target.search}` : ''}`;
+    next();
+  }
+
+  /** Hands the request on to a path of `INTERNAL_PATHS`, without its query. */
+  private forward(req: Request, next: NextFunction, path: string): void {
+    req.url = path;
     next();
   }
 
