@@ -1,8 +1,8 @@
 // The yardstick of the benchmark: a minimal hand-written Node + mysql2 handler that serves the
 // default events page (six events of the default window, with venue, organizers, categories and
 // tags) and counts the window's events on every request, straight from the service's tables.
-// No framework, no validation, no cache. The benchmark runs it next to the service and prints the
-// service's uncached default list as a share of this handler's throughput.
+// No framework, no validation, no cache. The benchmark (bench/bench.mjs) measures it beside the
+// service's uncached reads and writes and prints the service's figures as a share of its own.
 //
 // `GET /events/<id>` is the yardstick of an uncached single event: the event's row, its venue,
 // organizers, categories and tags, in the same shape.
@@ -217,8 +217,8 @@ function readBody(req) {
   });
 }
 
-// the service's own paths are taken too (`/wp-json/tribe/events/v1/events/<id>`), for scripts that
-// drive either server with the same requests (bench/writes.mjs)
+// the service's own paths are taken too (`/wp-json/tribe/events/v1/events/<id>`): the bench sends
+// the service and this handler the same requests
 const API_PREFIX = /^\/wp-json\/tribe\/events\/v1(?=\/)/;
 
 createServer((req, res) => {

@@ -1,102 +1,118 @@
-// Benchmark: starts the built production server against MySQL/MariaDB, seeds the calendar to each
-// size, warms up, and drives the server with autocannon over fixed scenarios (loopback only,
-// bounded duration and connections). Prints a table, writes JSON to bench/results/ and a chart to
-// docs/bench.svg. Every scenario is printed beside its yardstick from the same run: cached reads
-// beside plain `node:http` serving the same bytes from memory (bench/memory-server.mjs), uncached
-// reads and writes beside a minimal hand-written Node + mysql2 handler (bench/baseline.mjs); at
-// the end it checks the targets (bench/report.mjs).
+// The benchmark. Starts the built service against MySQL/MariaDB in the recommended production
+// settings and in the defaults, seeds the calendar to each size, and drives every scenario with
+// autocannon (loopback only, bounded duration and connections, pipelining off), each beside its
+// yardsticks measured in the same run: node:http serving the service's own answers from memory
+// (bench/memory-server.mjs), the framework floor, a bare Nest + Express app serving the same answers
+// from one controller (bench/framework-floor.mjs), and for uncached reads and writes a hand-written
+// node:http + mysql2 handler doing the same reads and transactions (bench/baseline.mjs). Prints
+// the table and the targets (bench/report.mjs); a full run writes bench/results/latest.json and
+// docs/bench.svg. docs/PERFORMANCE.md describes the method.
 //
-//   npm run bench -- [--sizes 1000,100000,1000000] [--duration 10] [--connections 32] [--cache on|off|both] [--keep true] [--node-flags "..."]
-//                    [--only <text>]   (only the scenarios whose name contains the text; the run is then
-//                                       saved under bench/results/ but does not replace latest.json or the chart)
+//   npm run bench -- [--quick] [--sizes 1000,100000,1000000] [--settings production|default|both]
+//                    [--only <text>] [--duration 10] [--connections 32] [--keep] [--port 3900] [--node-flags "..."]
+//   node bench/bench.mjs --chart-only        (redraws docs/bench.svg from bench/results/latest.json)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
-import { chart, seriesLabel, sideBySide, targets } from './report.mjs';
+import { answerOf, API_PREFIX } from './answers.mjs';
+import { chart, checkLines, labelOf, sideBySide, targets } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, index, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[index + 1]]] : pairs), []),
-);
-const sizes = String(args.sizes ?? '1000,100000,1000000')
-  .split(',')
-  .map(Number);
-const duration = Number(args.duration ?? 10);
-const connections = Number(args.connections ?? 32);
-const cacheModes = (args.cache ?? 'both') === 'both' ? ['on', 'off'] : [args.cache];
-const only = args.only === undefined ? undefined : String(args.only);
-// The server runs with the Node flags of `npm run start:prod` (heap sizing), unless --node-flags says otherwise.
-const nodeFlags = String(
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    settings: { type: 'string', default: 'both' },
+    only: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string', default: '32' },
+    keep: { type: 'boolean', default: false },
+    port: { type: 'string', default: '3900' },
+    'node-flags': { type: 'string' },
+    'chart-only': { type: 'boolean', default: false },
+  },
+});
+
+if (args['chart-only']) {
+  const latest = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
+  writeFileSync(join(root, 'docs/bench.svg'), chart(latest.results, latest));
+  process.exit(0);
+}
+
+const quick = args.quick;
+const sizes = (args.sizes ?? (quick ? '1000,100000' : '1000,100000,1000000')).split(',').map(Number);
+const settingsModes = args.settings === 'both' ? ['production', 'default'] : [args.settings];
+if (!settingsModes.every((mode) => ['production', 'default'].includes(mode))) throw new Error('--settings is production, default or both');
+const connections = Number(args.connections);
+// Seconds per measurement and of warm-up: reads get a fixed warm-up; writes through a database get
+// slices until one runs within 5 % of the one before (a fresh server's write path takes some
+// seconds of load to reach its rate, and the first second of a cold create has p99s of seconds).
+const timing = quick
+  ? { duration: Number(args.duration ?? 3), readWarmUp: 1, writeSlice: 3, writeSlices: 2, trashReserve: 10000 }
+  : { duration: Number(args.duration ?? 10), readWarmUp: 2, writeSlice: 5, writeSlices: 4, trashReserve: 30000 };
+const only = args.only;
+// Every program is started as `npm run start:prod` starts the service (its Node flags), unless --node-flags says otherwise.
+const nodeFlags = (
   args['node-flags'] ??
-    /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(
-      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '',
-    )?.[1] ??
-    '',
+  /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '',
+  )?.[1] ??
+  ''
 )
   .split(' ')
   .filter(Boolean);
 const databaseUrl = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/calendar_bench';
-const port = Number(args.port ?? 3900);
-const base = `http://127.0.0.1:${port}`;
-const api = `${base}/wp-json/tribe/events/v1`;
+const port = Number(args.port);
 const admin = { login: 'bench-admin', password: 'bench-password-1' };
-const auth = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString('base64')}`;
+const authorization = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString('base64')}`;
+// Every request comes as through a reverse proxy on the same machine, from one client address. In
+// the production settings the service trusts the proxy (TRUST_PROXY=loopback) and counts this
+// client's requests against a limit it never reaches in a run, so that the limiter runs on every
+// request and refuses none (a 429 would show as an unexpected status).
+const clientHeaders = { 'x-forwarded-for': '203.0.113.10' };
 
-if (args['chart-only'] !== undefined) {
-  // Redraw docs/bench.svg from bench/results/latest.json without running anything.
-  const latest = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
-  writeFileSync(
-    join(root, 'docs/bench.svg'),
-    chart(
-      latest.results.filter((row) => row.requestsPerSecond !== undefined),
-      latest,
-    ),
-  );
-  process.exit(0);
-}
-
-const url = new URL(databaseUrl);
-const database = url.pathname.slice(1);
-{
-  const server = new URL(databaseUrl);
-  server.pathname = '/';
-  const connection = await mysql.createConnection(server.toString());
-  // Sizes grow from an empty calendar unless --keep is given (the seeder only adds what is missing).
-  // Only a database whose name says it is for benchmarks is ever dropped.
-  if (args.keep === undefined && /bench/i.test(database)) await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  else console.log(`Keeping the data of \`${database}\`: the seeder only adds what is missing.`);
-  await connection.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await connection.end();
-}
-
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  PORT: String(port),
-  LOG_REQUESTS: 'false',
-  LOG_LEVEL: 'warn',
-  ADMIN_LOGIN: admin.login,
-  ADMIN_PASSWORD: admin.password,
-  RATE_LIMIT_PER_MINUTE: '0',
+/**
+ * The service's environment in each settings mode: nothing of the caller's environment but the
+ * path, so that "default" means the defaults. Production: as docs/OPERATIONS.md and
+ * deploy/compose.yaml recommend for one process (in-memory limiter counters, no Redis).
+ */
+const SETTINGS = {
+  production: {
+    TRUST_PROXY: 'loopback',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    RESPONSE_CACHE: 'on',
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: 'info',
+    PUBLIC_URL: 'https://calendar.example.org',
+  },
+  default: {},
 };
+const baseEnv = { PATH: process.env.PATH, DATABASE_URL: databaseUrl, ADMIN_LOGIN: admin.login, ADMIN_PASSWORD: admin.password };
 
-function run(command, commandArgs, extraEnv = {}) {
+function run(command, commandArgs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(command, commandArgs, { cwd: root, env: baseEnv, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${commandArgs.join(' ')} exited ${code}`))));
   });
 }
 
-/** Starts a Node program and waits until its readiness URL answers. */
-async function startProcess(programArgs, extraEnv, readyUrl, what) {
-  const child = spawn(process.execPath, programArgs, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let attempt = 0; attempt < 100; attempt++) {
+/** Starts a Node program with the service's Node flags (its output to /dev/null, errors shown) and waits until it is ready. */
+async function startProcess(program, env, what) {
+  const child = spawn(process.execPath, [...nodeFlags, program], {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const ready = `http://127.0.0.1:${env.PORT}/health/ready`;
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) break;
     try {
-      if ((await fetch(readyUrl)).ok) return child;
+      if ((await fetch(ready)).ok) return { child, base: `http://127.0.0.1:${env.PORT}`, what };
     } catch {
       // not listening yet
     }
@@ -106,14 +122,25 @@ async function startProcess(programArgs, extraEnv, readyUrl, what) {
   throw new Error(`${what} did not become ready`);
 }
 
-async function stopProcess(child) {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.on('exit', resolve));
+async function stopProcess(started) {
+  if (!started || started.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => started.child.on('exit', resolve));
+  started.child.kill('SIGTERM');
+  await exited;
 }
 
 function residentMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function withConnection(work) {
+  const connection = await mysql.createConnection(databaseUrl);
+  try {
+    return await work(connection);
+  } finally {
+    await connection.end();
+  }
 }
 
 /**
@@ -142,243 +169,13 @@ async function settle(connection) {
   }
 }
 
-async function fixtures(connection) {
-  const [[event]] = await connection.query(
-    "SELECT id, slug FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc > NOW() ORDER BY id LIMIT 1",
-  );
-  const [[link]] = await connection.query(
-    "SELECT ec.category_id AS category, e.venue_id AS venue, e.id AS event FROM events e JOIN event_categories ec ON ec.event_id = e.id WHERE e.status = 'publish' AND e.venue_id IS NOT NULL AND e.start_utc > NOW() ORDER BY e.id LIMIT 1",
-  );
-  const [[tag]] = await connection.query('SELECT id FROM tags ORDER BY id LIMIT 1');
-  const [[organizer]] = await connection.query("SELECT id FROM organizers WHERE status = 'publish' ORDER BY id LIMIT 1");
-  return { event, link, linkEvent: link.event, tag, organizer };
-}
-
-function scenarios(fx) {
-  const today = new Date();
-  const day = (offset) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-  let counter = 0;
-  const createBody = (fields) => ({
-    title: `Bench create ${process.pid}-${++counter}`,
-    start_date: `${day(10)} 18:00:00`,
-    end_date: `${day(10)} 20:00:00`,
-    ...fields,
-  });
-  const create = (name, fields) => ({
-    name,
-    path: '/events',
-    method: 'POST',
-    setupRequest: (request) => ({
-      ...request,
-      headers: { ...request.headers, authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify(createBody(fields)),
-    }),
-    // the yardstick: the hand-written handler's one transaction with the same rows
-    ...(fields.organizer && {
-      handler: (handlerBase) => ({
-        name,
-        url: `${handlerBase}/events`,
-        method: 'POST',
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, 'content-type': 'application/json' },
-          body: JSON.stringify(createBody({ ...fields, title: `Handler create ${process.pid}-${++counter}` })),
-        }),
-      }),
-    }),
-  });
-  // Updates and trashes go to existing published events outside any series, newest first (the
-  // creates' own), a different one per request: `prepare` reads up to `limit` of them before the
-  // warm-up. Updates may come back to an event (the list starts over); a trash may not (a trashed
-  // event answers 410), so the trash reads enough for its warm-up and run at any rate seen here.
-  const apiPath = new URL(api).pathname;
-  const onEvents = (name, method, body, handlerTitle, limit = 30000) => {
-    const targets = { ids: [], next: 0 };
-    const request = (prefix, authorization, title) => (request) => {
-      const id = targets.ids[targets.next++ % targets.ids.length];
-      return {
-        ...request,
-        method,
-        path: `${prefix}/events/${id}`,
-        headers: { ...request.headers, ...authorization, ...(body && { 'content-type': 'application/json' }) },
-        ...(body && { body: JSON.stringify(body(title)) }),
-      };
-    };
-    const prepare = async () => {
-      const connection = await mysql.createConnection(databaseUrl);
-      const [rows] = await connection.query(
-        "SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL AND id NOT IN (?, ?) ORDER BY id DESC LIMIT ?",
-        [fx.event.id, fx.linkEvent, limit],
-      );
-      await connection.end();
-      Object.assign(targets, { ids: rows.map((row) => row.id), next: 0 });
-    };
-    return {
-      name,
-      path: '/events',
-      method,
-      prepare,
-      setupRequest: request(apiPath, { authorization: auth }, 'Bench'),
-      handler: (handlerBase) => ({
-        name,
-        url: `${handlerBase}/events`,
-        method,
-        prepare,
-        setupRequest: request('', {}, handlerTitle),
-      }),
-    };
-  };
-  return [
-    { name: 'events list (default)', path: '/events' },
-    // the default list again (right after its yardstick), with the tag of the cached answer: 304 from the same entry
-    { name: 'events list revalidation (304)', path: '/events', revalidate: true, yardstick: 'events list (default)' },
-    {
-      name: 'events list (date range + category + venue)',
-      path: `/events?start_date=${day(-30)}&end_date=${day(365)}&categories=${fx.link.category}&venue=${fx.link.venue}`,
-    },
-    { name: 'single event by id', path: `/events/${fx.event.id}` },
-    { name: 'event by slug', path: `/events/by-slug/${fx.event.slug}` },
-    { name: 'venues list', path: '/venues' },
-    { name: 'categories list', path: '/categories' },
-    create('event create (authenticated)', {}),
-    // Every writer links the same organizer and moves the counts of the same two terms, and the answer embeds them.
-    create('event create with organizer + category + tag (authenticated)', {
-      organizer: [fx.organizer.id],
-      categories: [fx.link.category],
-      tags: [fx.tag.id],
-    }),
-    onEvents('event update (title, authenticated)', 'POST', (who) => ({ title: `${who} update ${process.pid}-${++counter}` }), 'Handler'),
-    onEvents('event trash (authenticated)', 'DELETE', null, 'Handler', 200000),
-  ].filter((scenario) => only === undefined || scenario.name.includes(only));
-}
-
-function drive(scenario) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: scenario.url ?? `${api}${scenario.path}`,
-        method: scenario.method ?? 'GET',
-        connections,
-        pipelining: 1,
-        duration: scenario.duration ?? duration,
-        headers: scenario.headers,
-        requests: scenario.setupRequest ? [{ setupRequest: scenario.setupRequest }] : undefined,
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-  });
-}
-
-const results = [];
-// The administrator the create scenario authenticates as (kept when it exists already).
-await run('node', [
-  'dist/src/cli/main.js',
-  'user:create',
-  '--login',
-  admin.login,
-  '--role',
-  'administrator',
-  '--password',
-  admin.password,
-]).catch(() => undefined);
-for (const size of sizes) {
-  console.log(`\n== ${size} events: seeding`);
-  await run('node', ['dist/src/cli/seed.js', '--events', String(size), '--run-id', 'bench']);
-  const connection = await mysql.createConnection(databaseUrl);
-  await connection.query('ANALYZE TABLE events, event_categories, event_tags, event_organizers, venues, organizers, categories, tags');
-  await settle(connection);
-  const fx = await fixtures(connection);
-  await connection.end();
-  const measured = scenarios(fx);
-  const reads = measured.filter((scenario) => !scenario.method && !scenario.revalidate);
-  // Each scenario is measured right before its yardstick, both processes up, so that the ratio
-  // compares two figures taken within seconds of each other: on this machine the same code's
-  // figures move by a fifth from one minute to the next. The process not being measured is idle.
-  const handlerBase = `http://127.0.0.1:${port + 10}`;
-  const handler = await startProcess(
-    ['bench/baseline.mjs'],
-    { PORT: String(port + 10) },
-    `${handlerBase}/health/ready`,
-    'the hand-written handler',
-  );
-  try {
-    for (const cache of cacheModes) {
-      const server = await startProcess(
-        [...nodeFlags, 'dist/src/main.js'],
-        { RESPONSE_CACHE: cache },
-        `${base}/health/ready`,
-        'the server',
-      );
-      const file = join(tmpdir(), `bench-bytes-${process.pid}.json`);
-      const memoryBase = `http://127.0.0.1:${port + 20}`;
-      let memory = null;
-      try {
-        if (cache === 'on') {
-          // Yardstick of the cached reads: node:http serving the service's own answers from memory.
-          writeFileSync(file, JSON.stringify(await answersOf(reads)));
-          memory = await startProcess(
-            ['bench/memory-server.mjs'],
-            { PORT: String(port + 20), BYTES_FILE: file },
-            `${memoryBase}/health/ready`,
-            'the node:http yardstick',
-          );
-        }
-        for (const scenario of measured) {
-          await measure(size, cache, scenario.revalidate ? await revalidating(scenario) : scenario);
-          // Yardsticks: cached reads against node:http from memory; writes, the uncached default list and
-          // the uncached single event against the hand-written handler.
-          if (memory && reads.includes(scenario))
-            await measure(size, 'memory', { name: scenario.name, url: `${memoryBase}${api.slice(base.length)}${scenario.path}` });
-          else if (scenario.handler && (cache === 'on' || !cacheModes.includes('on')))
-            await measure(size, 'handler', scenario.handler(handlerBase));
-          else if (cache === 'off' && scenario.name === 'events list (default)')
-            await measure(size, 'handler', { name: scenario.name, url: `${handlerBase}/events` });
-          else if (cache === 'off' && scenario.name === 'single event by id')
-            await measure(size, 'handler', { name: scenario.name, url: `${handlerBase}${scenario.path}` });
-        }
-        const rss = residentMegabytes(server.pid);
-        results.push({ size, cache, scenario: 'resident memory after the run (MB)', rss });
-        console.log(`${String(size).padStart(8)}  ${seriesLabel(cache).padEnd(20)}  resident memory after the run: ${rss} MB`);
-      } finally {
-        await stopProcess(server);
-        if (memory) await stopProcess(memory);
-        rmSync(file, { force: true });
-      }
-    }
-  } finally {
-    await stopProcess(handler);
-  }
-}
-
-/** The bodies and content types of the reads, as the service answers them now. */
-async function answersOf(readScenarios) {
-  const answers = {};
-  for (const scenario of readScenarios) {
-    const response = await fetch(`${api}${scenario.path}`);
-    answers[`${api.slice(base.length)}${scenario.path}`] = {
-      contentType: response.headers.get('content-type'),
-      body: Buffer.from(await response.arrayBuffer()).toString('base64'),
-    };
-  }
-  return answers;
-}
-
-/** A revalidation scenario with the entity tag the service gives its path now: every answer a 304. */
-async function revalidating(scenario) {
-  const etag = (await fetch(`${api}${scenario.path}`)).headers.get('etag');
-  return { ...scenario, headers: { 'if-none-match': etag }, expectStatus: 304 };
-}
-
 /**
- * Waits until no statement runs in the database, for at most two minutes. A scenario can leave
- * statements behind when its load generator stops: the hand-written handler sets no time limit
- * on its statements, and at 1M events its 32 uncached list counts went on for 14 s after their
- * scenario, halving the figures of the scenarios measured during that time.
+ * Waits until no statement runs in the database, for at most two minutes: a scenario can leave
+ * statements behind when its load generator stops (the hand-written handler sets no time limit on
+ * its statements; at 1M events its uncached list counts outlive their scenario).
  */
 async function quiet() {
-  const connection = await mysql.createConnection(databaseUrl);
-  try {
+  await withConnection(async (connection) => {
     const started = Date.now();
     for (;;) {
       const [[running]] = await connection.query(
@@ -392,49 +189,206 @@ async function quiet() {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-  } finally {
-    await connection.end();
+  });
+}
+
+/** The rows the scenarios use: an upcoming published event, and the organizer, category and tag a create links. */
+async function fixtures(connection) {
+  const [[event]] = await connection.query(
+    "SELECT id FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc > NOW() ORDER BY id LIMIT 1",
+  );
+  const [[category]] = await connection.query('SELECT category_id AS id FROM event_categories ORDER BY category_id LIMIT 1');
+  const [[tag]] = await connection.query('SELECT id FROM tags ORDER BY id LIMIT 1');
+  const [[organizer]] = await connection.query("SELECT id FROM organizers WHERE status = 'publish' ORDER BY id LIMIT 1");
+  return { event, category, tag, organizer };
+}
+
+/** Published events outside any series other than the single-event scenario's, newest first (the creates' own). */
+async function writableEvents(fx, limit) {
+  return withConnection(async (connection) => {
+    const [rows] = await connection.query(
+      "SELECT id FROM events WHERE status = 'publish' AND series_id IS NULL AND id <> ? ORDER BY id DESC LIMIT ?",
+      [fx.event.id, limit],
+    );
+    return rows.map((row) => row.id);
+  });
+}
+
+/**
+ * Trash runs use events up. Before one that writes, the calendar gets at least `reserve` events it
+ * may trash, seeded (a data set of its own, `bench-extra`) when there are fewer: on a small
+ * calendar the fastest target would otherwise trash them all within its warm-up. The events added
+ * stay, for this size's later measurements and the next size.
+ */
+let extraEvents = 0;
+async function ensureWritable(fx, reserve) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const missing = reserve - (await writableEvents(fx, reserve)).length;
+    if (missing <= 0) return;
+    // about four seeded events in five are published and outside any series
+    extraEvents += Math.ceil(missing * 1.3);
+    console.log(`   seeding ${Math.ceil(missing * 1.3)} more events to trash`);
+    await run(process.execPath, ['dist/src/cli/seed.js', '--events', String(extraEvents), '--run-id', 'bench-extra']);
+    await withConnection(settle);
   }
 }
 
 /**
- * The same load as `scenario` before it is measured; answers the seconds it took. Reads get two
- * seconds. Writes, whose path is longer, get slices of five seconds until one runs within 5 % of
- * the rate of the slice before, at most four: a fresh server's title updates ran 127, 349, 502 and
- * 545 req/s in four runs of six seconds, then stayed there (docs/PERFORMANCE.md), and the first
- * second of a cold create run has p99 latencies of seconds. A yardstick that runs steady from its
- * first slice stops after two.
+ * The scenarios. Each is one request shape sent alike to the service and to its yardsticks:
+ * `cache` says which instance of the service answers it (the response cache on or off),
+ * `yardsticks` which yardsticks it is measured beside, `route` which stored answer the in-memory
+ * yardsticks give.
  */
-async function warmUp(scenario) {
-  if (!scenario.method || scenario.method === 'GET') {
-    await drive({ ...scenario, duration: 2 });
-    return 2;
-  }
-  let before = null;
-  for (let slice = 1; slice <= 4; slice++) {
-    const rate = (await drive({ ...scenario, duration: 5 })).requests.average;
-    if (before !== null && Math.abs(rate - before) <= 0.05 * before) return slice * 5;
-    before = rate;
-  }
-  return 20;
+function scenarios(fx) {
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  let counter = 0;
+  const writeHeaders = { ...clientHeaders, authorization, 'content-type': 'application/json' };
+  const createBody = () =>
+    JSON.stringify({
+      title: `Bench create ${process.pid}-${++counter}`,
+      start_date: `${day(10)} 18:00:00`,
+      end_date: `${day(10)} 20:00:00`,
+      organizer: [fx.organizer.id],
+      categories: [fx.category.id],
+      tags: [fx.tag.id],
+    });
+  // Updates and trashes go to a different existing event per request, read before each
+  // measurement. Updates may come back to an event (the list starts over); a trash may not (a
+  // trashed event answers 410), so a trash run that writes stops when its events are used up
+  // (`remaining`): on a small calendar the fastest target can trash them all within its run.
+  const onEvents = (name, method, route, limit, body) => {
+    const targets = { ids: [], next: 0 };
+    return {
+      name,
+      method,
+      route,
+      write: true,
+      cache: 'on',
+      yardsticks: ['floor', 'memory', 'handler'],
+      headers: body ? writeHeaders : { ...clientHeaders, authorization },
+      prepare: async () => Object.assign(targets, { ids: await writableEvents(fx, limit), next: 0 }),
+      ...(method === 'DELETE' && {
+        remaining: () => targets.ids.length - targets.next,
+        ensure: () => ensureWritable(fx, Math.min(limit, timing.trashReserve)),
+      }),
+      setupRequest: (request) => ({
+        ...request,
+        method,
+        path: `${API_PREFIX}/events/${targets.ids[targets.next++ % targets.ids.length]}`,
+        ...(body && { body: body() }),
+      }),
+    };
+  };
+  const reads = ['floor', 'memory'];
+  return [
+    { name: 'cached list', path: '/events', route: 'list', cache: 'on', yardsticks: reads },
+    { name: 'cached single event', path: `/events/${fx.event.id}`, route: 'single', cache: 'on', yardsticks: reads },
+    // every answer a 304: If-None-Match carries the entity tag each target gives the list
+    { name: '304 revalidation of the list', path: '/events', route: 'list', cache: 'on', revalidate: true, yardsticks: reads },
+    { name: 'uncached list', path: '/events', route: 'list', cache: 'off', yardsticks: [...reads, 'handler'] },
+    { name: 'uncached single event', path: `/events/${fx.event.id}`, route: 'single', cache: 'off', yardsticks: [...reads, 'handler'] },
+    {
+      name: 'create with organizer + category + tag',
+      method: 'POST',
+      path: '/events',
+      route: 'create',
+      write: true,
+      cache: 'on',
+      yardsticks: ['floor', 'memory', 'handler'],
+      headers: writeHeaders,
+      setupRequest: (request) => ({ ...request, method: 'POST', body: createBody() }),
+    },
+    onEvents('title update', 'POST', 'update', 30000, () => JSON.stringify({ title: `Bench update ${process.pid}-${++counter}` })),
+    onEvents('trash', 'DELETE', 'trash', 200000, null),
+  ].filter((scenario) => only === undefined || only.split(',').some((text) => scenario.name.includes(text)));
 }
 
-/** Waits for a quiet database, warms up, drives one scenario, records and prints its row. */
-async function measure(size, mode, scenario) {
+/**
+ * Drives one target for `seconds`, or until it has answered `amount` requests when that is given
+ * (a run whose requests use something up); answers autocannon's result and the requests per second.
+ */
+function drive(base, scenario, seconds, amount) {
+  return new Promise((resolve, reject) => {
+    let timer = null;
+    const instance = autocannon(
+      {
+        url: `${base}${API_PREFIX}${scenario.path ?? '/events'}`,
+        method: scenario.method ?? 'GET',
+        connections,
+        pipelining: 1,
+        ...(amount === undefined ? { duration: seconds } : { amount }),
+        headers: scenario.headers ?? clientHeaders,
+        requests: scenario.setupRequest ? [{ setupRequest: scenario.setupRequest }] : undefined,
+      },
+      (error, result) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve({ result, rate: result.requests.total / Math.max(result.duration, 0.01) });
+      },
+    );
+    if (amount !== undefined) timer = setTimeout(() => instance.stop(), seconds * 1000);
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+/**
+ * How many requests a run may send when it uses up events (less a margin for the requests built
+ * ahead), or undefined when it uses nothing up; `share` of what is left.
+ */
+function allowance(scenario, consumes, share = 1) {
+  if (!consumes || !scenario.remaining) return undefined;
+  return Math.floor((scenario.remaining() - 2 * connections) * share);
+}
+
+/** The same load before the measurement, so that a path is not measured while it is still being compiled; answers the seconds it took. */
+async function warmUp(base, scenario, throughDatabase) {
+  if (!throughDatabase) {
+    await drive(base, scenario, timing.readWarmUp);
+    return timing.readWarmUp;
+  }
+  let before = null;
+  let spent = 0;
+  for (let slice = 1; slice <= timing.writeSlices; slice++) {
+    // a run that uses up events keeps at least half of them for the measurement
+    const amount = allowance(scenario, true, 0.5);
+    if (amount !== undefined && amount < connections) break;
+    const { result, rate } = await drive(base, scenario, timing.writeSlice, amount);
+    spent += result.duration;
+    if (before !== null && Math.abs(rate - before) <= 0.05 * before) break;
+    before = rate;
+  }
+  return Math.round(spent);
+}
+
+const results = [];
+
+/** Waits for a quiet database, warms up, drives one scenario against one target, records and prints its row. */
+async function measure(size, target, settings, base, scenario) {
+  const throughDatabase = scenario.write && (target === 'service' || target === 'handler');
+  if (throughDatabase) await scenario.ensure?.();
   await quiet();
-  // The same load first, so that the path is not measured while it is still being compiled (see
-  // `warmUp`). The service and its yardsticks get the same warm-up; a write warm-up adds a few
-  // thousand events.
   await scenario.prepare?.();
-  const warmedFor = await warmUp(scenario);
-  const result = await drive(scenario);
-  const expected = scenario.expectStatus ?? null;
-  const row = {
-    size,
-    cache: mode,
-    scenario: scenario.name,
-    ...(scenario.yardstick ? { yardstick: scenario.yardstick } : {}),
-    requestsPerSecond: Math.round(result.requests.average),
+  const request = scenario.revalidate
+    ? {
+        ...scenario,
+        headers: { ...clientHeaders, 'if-none-match': (await fetch(`${base}${API_PREFIX}${scenario.path}`)).headers.get('etag') ?? '' },
+      }
+    : scenario;
+  const warmedFor = await warmUp(base, request, throughDatabase);
+  const amount = allowance(scenario, throughDatabase);
+  const row = { size, target, ...(settings && { settings, cache: scenario.cache }), scenario: scenario.name };
+  if (amount !== undefined && amount < connections) {
+    results.push({ ...row, skipped: 'no events left to trash' });
+    console.log(
+      `${String(size).padStart(8)}  ${labelOf(row).padEnd(32)}  ${scenario.name.padEnd(40)} not measured: no events left to trash`,
+    );
+    return;
+  }
+  const { result, rate } = await drive(base, request, timing.duration, amount);
+  const expected = scenario.revalidate ? 304 : null;
+  Object.assign(row, {
+    requestsPerSecond: Math.round(rate),
+    seconds: result.duration,
     p50: result.latency.p50,
     p97_5: result.latency.p97_5,
     p99: result.latency.p99,
@@ -442,36 +396,205 @@ async function measure(size, mode, scenario) {
     non2xx: expected === null ? result.non2xx : result.requests.total - (result.statusCodeStats?.[expected]?.count ?? 0),
     errors: result.errors + result.timeouts,
     warmUpSeconds: warmedFor,
-  };
+  });
+  const short = result.duration < timing.duration - 0.5 ? `, events used up after ${result.duration} s` : '';
   results.push(row);
   console.log(
-    `${String(size).padStart(8)}  ${seriesLabel(mode).padEnd(20)}  ${scenario.name.padEnd(44)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}  errors ${row.errors}  (warm-up ${warmedFor} s)`,
+    `${String(size).padStart(8)}  ${labelOf(row).padEnd(32)}  ${scenario.name.padEnd(40)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  unexpected ${row.non2xx}  errors ${row.errors}  (warm-up ${warmedFor} s${short})`,
   );
 }
 
-// Side by side: each scenario of the service beside its yardstick, measured in this run.
+/**
+ * The service's answers to the scenarios' requests, taken once from `service` for the in-memory
+ * yardsticks: the list, the single event, and one create, title update and trash.
+ */
+async function takeAnswers(service, fx, file) {
+  const api = `${service.base}${API_PREFIX}`;
+  const [updated, trashed] = await writableEvents(fx, 2);
+  const write = { ...clientHeaders, authorization, 'content-type': 'application/json' };
+  // the writes first: they change what the list answers, and the reads are measured before any write
+  const answers = {
+    create: await answerOf(
+      await fetch(`${api}/events`, {
+        method: 'POST',
+        headers: write,
+        body: JSON.stringify({
+          title: `Bench answer ${process.pid}`,
+          start_date: '2030-01-10 18:00:00',
+          end_date: '2030-01-10 20:00:00',
+          organizer: [fx.organizer.id],
+          categories: [fx.category.id],
+          tags: [fx.tag.id],
+        }),
+      }),
+    ),
+    update: await answerOf(
+      await fetch(`${api}/events/${updated}`, {
+        method: 'POST',
+        headers: write,
+        body: JSON.stringify({ title: `Bench answer ${process.pid}` }),
+      }),
+    ),
+    trash: await answerOf(await fetch(`${api}/events/${trashed}`, { method: 'DELETE', headers: { ...clientHeaders, authorization } })),
+  };
+  answers.list = await answerOf(await fetch(`${api}/events`, { headers: clientHeaders }));
+  answers.single = await answerOf(await fetch(`${api}/events/${fx.event.id}`, { headers: clientHeaders }));
+  for (const [route, answer] of Object.entries(answers))
+    if (answer.status >= 300)
+      throw new Error(`the service answered ${answer.status} to the ${route} request: ${Buffer.from(answer.body, 'base64')}`);
+  writeFileSync(file, JSON.stringify(answers));
+  return answers;
+}
+
+/** Checks that a yardstick answers every route with the service's status, content type and body. */
+async function checkSameBytes(yardstick, answers, fx) {
+  const requests = {
+    list: ['GET', '/events'],
+    single: ['GET', `/events/${fx.event.id}`],
+    create: ['POST', '/events'],
+    update: ['POST', `/events/${fx.event.id}`],
+    trash: ['DELETE', `/events/${fx.event.id}`],
+  };
+  for (const [route, [method, path]] of Object.entries(requests)) {
+    const response = await fetch(`${yardstick.base}${API_PREFIX}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method === 'POST' && { body: '{}' }),
+    });
+    const body = Buffer.from(await response.arrayBuffer()).toString('base64');
+    const expected = answers[route];
+    const sameType = (response.headers.get('content-type') ?? '').toLowerCase() === (expected.headers['content-type'] ?? '').toLowerCase();
+    if (response.status !== expected.status || body !== expected.body || !sameType)
+      throw new Error(
+        `${yardstick.what} answers ${method} ${path} with ${response.status} ${response.headers.get('content-type')}, ${body.length} base64 bytes; the service with ${expected.status} ${expected.headers['content-type']}, ${expected.body.length}`,
+      );
+  }
+  const sizesOf = Object.entries(answers).map(([route, answer]) => `${route} ${Buffer.from(answer.body, 'base64').length} B`);
+  console.log(`   ${yardstick.what} answers the service's status, content type and body (${sizesOf.join(', ')})`);
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGB: Math.round(totalmem() / 2 ** 30),
+  kernel: release(),
+  node: process.version,
+  database: '',
+};
+
+// The database: dropped first only when its name says it is for benchmarks (sizes then grow from an empty calendar).
+const database = new URL(databaseUrl).pathname.slice(1);
+{
+  const server = new URL(databaseUrl);
+  server.pathname = '/';
+  const connection = await mysql.createConnection(server.toString());
+  const [[version]] = await connection.query('SELECT VERSION() AS v');
+  machine.database = version.v;
+  if (!args.keep && /bench/i.test(database)) await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  else console.log(`Keeping the data of \`${database}\`: the seeder only adds what is missing.`);
+  await connection.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.end();
+}
+console.log(
+  `${machine.cores} × ${machine.cpu}, ${machine.memoryGB} GB, Linux ${machine.kernel}, Node ${machine.node}, ${machine.database}; ` +
+    `sizes ${sizes.join(', ')}; settings ${settingsModes.join(', ')}; ${connections} connections, ${timing.duration} s per measurement`,
+);
+
+// The administrator the writes authenticate as (kept when it exists already).
+await run(process.execPath, [
+  'dist/src/cli/main.js',
+  'user:create',
+  '--login',
+  admin.login,
+  '--role',
+  'administrator',
+  '--password',
+  admin.password,
+]).catch(() => undefined);
+for (const size of sizes) {
+  console.log(`\n== ${size} events: seeding`);
+  await run(process.execPath, ['dist/src/cli/seed.js', '--events', String(size), '--run-id', 'bench']);
+  const fx = await withConnection(async (connection) => {
+    await connection.query('ANALYZE TABLE events, event_categories, event_tags, event_organizers, venues, organizers, categories, tags');
+    await settle(connection);
+    return fixtures(connection);
+  });
+  const measured = scenarios(fx);
+  const caches = [...new Set(measured.map((scenario) => scenario.cache))];
+  // Every process stays up for the whole size, those not driven idle, so that each scenario is
+  // measured on the service and on its yardsticks within a minute: on a shared machine the same
+  // code's figures move by a fifth from one minute to the next.
+  const started = [];
+  const file = join(tmpdir(), `bench-answers-${process.pid}.json`);
+  try {
+    const services = {};
+    let offset = 0;
+    for (const settings of settingsModes)
+      for (const cache of caches) {
+        const env = { ...SETTINGS[settings], ...(cache === 'off' && { RESPONSE_CACHE: 'off' }), PORT: String(port + offset++) };
+        const service = await startProcess('dist/src/main.js', env, `the service (${settings} settings, cache ${cache})`);
+        started.push(service);
+        services[`${settings}/${cache}`] = service;
+      }
+    const answers = await takeAnswers(services[`${settingsModes[0]}/on`] ?? services[`${settingsModes[0]}/off`], fx, file);
+    const yardsticks = {
+      floor: await startProcess('bench/framework-floor.mjs', { PORT: String(port + 30), BYTES_FILE: file }, 'the framework floor'),
+      memory: await startProcess('bench/memory-server.mjs', { PORT: String(port + 20), BYTES_FILE: file }, 'node:http from memory'),
+      handler: await startProcess('bench/baseline.mjs', { PORT: String(port + 10) }, 'the hand-written handler'),
+    };
+    started.push(...Object.values(yardsticks));
+    await checkSameBytes(yardsticks.floor, answers, fx);
+    await checkSameBytes(yardsticks.memory, answers, fx);
+    // A first load for every program just started, so that the first scenario does not find one colder than the others.
+    for (const program of started) await drive(program.base, { path: '/events' }, 2 * timing.readWarmUp);
+
+    for (const scenario of measured) {
+      // The floor right after each settings mode of the service: the ratio the targets name
+      // compares figures taken next to each other.
+      const [first, ...others] = settingsModes;
+      await measure(size, 'service', first, services[`${first}/${scenario.cache}`].base, scenario);
+      await measure(size, 'floor', null, yardsticks.floor.base, scenario);
+      for (const settings of others) await measure(size, 'service', settings, services[`${settings}/${scenario.cache}`].base, scenario);
+      for (const yardstick of scenario.yardsticks.filter((name) => name !== 'floor'))
+        await measure(size, yardstick, null, yardsticks[yardstick].base, scenario);
+    }
+    for (const [key, service] of Object.entries(services)) {
+      const [settings, cache] = key.split('/');
+      const rss = residentMegabytes(service.child.pid);
+      results.push({ size, target: 'service', settings, cache, scenario: 'resident memory after the run (MB)', rss });
+      console.log(`${String(size).padStart(8)}  ${service.what}: resident memory after the run ${rss} MB`);
+    }
+    const floorRss = residentMegabytes(yardsticks.floor.child.pid);
+    results.push({ size, target: 'floor', scenario: 'resident memory after the run (MB)', rss: floorRss });
+    console.log(`${String(size).padStart(8)}  the framework floor: resident memory after the run ${floorRss} MB`);
+  } finally {
+    for (const program of started) await stopProcess(program);
+    rmSync(file, { force: true });
+  }
+}
+
 console.log('');
 for (const line of sideBySide(results)) console.log(line);
-
 const checks = targets(results);
-if (checks.length > 0) {
-  console.log('\ntargets');
-  for (const check of checks)
-    console.log(`  ${check.met === null ? 'info   ' : check.met ? 'met    ' : 'NOT MET'}  ${check.name}: ${check.value}`);
-}
+console.log('\ntargets (issue 44, item 5)');
+for (const line of checkLines(checks)) console.log(line);
 
-const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const full = only === undefined && !quick && args.sizes === undefined;
+const report = {
+  date: new Date().toISOString(),
+  machine,
+  settings: settingsModes,
+  duration: timing.duration,
+  connections,
+  sizes,
+  quick,
+  only: only ?? null,
+  results,
+  targets: checks,
+};
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-const report = { date: new Date().toISOString(), node: process.version, duration, connections, sizes, results, targets: checks };
-writeFileSync(join(root, `bench/results/${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-if (only === undefined) {
-  writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(
-    join(root, 'docs/bench.svg'),
-    chart(
-      results.filter((row) => row.requestsPerSecond !== undefined),
-      report,
-    ),
-  );
-}
-console.log(`\nResults: bench/results/${stamp}.json${only === undefined ? ', chart: docs/bench.svg' : ''}`);
+// Only a full run replaces the results kept in the repository (older runs are in its history).
+const saved = full ? 'bench/results/latest.json' : 'bench/results/partial.json';
+writeFileSync(join(root, saved), `${JSON.stringify(report, null, 2)}\n`);
+if (full) writeFileSync(join(root, 'docs/bench.svg'), chart(results, report));
+console.log(`\nResults: ${saved}${full ? ', chart: docs/bench.svg' : ''}`);

@@ -1,22 +1,20 @@
-// Yardstick of the cached reads: plain `node:http` answering each path with bytes it holds in memory
-// (the service's own answers, fetched once by the benchmark and handed over in a JSON file), with
-// their content type and length and nothing else. No routing beyond a map lookup, no checks.
+// Yardstick: plain `node:http` answering each route with the service's own answer held in memory
+// (status, headers and body, bench/answers.mjs), and `304` when `If-None-Match` names the answer's
+// entity tag. No framework, no routing beyond a path test, no checks, the request body not read.
 //
-//   BYTES_FILE=/tmp/bytes.json PORT=3920 node bench/memory-server.mjs
-//   (the file: {"<path>": {"contentType": "...", "body": "<base64>"}, ...})
-import { readFileSync } from 'node:fs';
+//   BYTES_FILE=/tmp/answers.json PORT=3920 node bench/memory-server.mjs
 import { createServer } from 'node:http';
+import { loadAnswers, routeOf } from './answers.mjs';
 
-const answers = new Map(
-  Object.entries(JSON.parse(readFileSync(process.env.BYTES_FILE, 'utf8'))).map(([path, answer]) => [
-    path,
-    { contentType: answer.contentType, body: Buffer.from(answer.body, 'base64') },
-  ]),
-);
+const answers = loadAnswers();
 
 createServer((req, res) => {
   if (req.url === '/health/ready') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-  const answer = answers.get(req.url);
+  const answer = answers.get(routeOf(req.method, req.url));
   if (!answer) return res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': answer.contentType, 'content-length': answer.body.length }).end(answer.body);
+  if (req.method === 'GET' && answer.etag !== null && req.headers['if-none-match'] === answer.etag) {
+    const { 'content-type': _type, ...headers } = answer.headers;
+    return res.writeHead(304, headers).end();
+  }
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length }).end(answer.body);
 }).listen(Number(process.env.PORT ?? 3920), '127.0.0.1');
