@@ -22,7 +22,7 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middleware.js';
 import { HttpModule } from './http/http.module.js';
-import { RequestLogMiddleware, requestLogOptions } from './http/request-log.middleware.js';
+import { RequestLogMiddleware } from './http/request-log.middleware.js';
 import { ImporterModule } from './importer/importer.module.js';
 import { RouteMiddleware } from './http/route.middleware.js';
 import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
@@ -73,7 +73,7 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot({
           // the application's logger only: the request log is the first lifecycle step (RequestLogMiddleware)
           forRoutes: [],
-          pinoHttp: requestLogOptions(config.log),
+          pinoHttp: { level: config.log.level },
         }),
         TypeOrmModule.forRootAsync({
           useFactory: async () =>

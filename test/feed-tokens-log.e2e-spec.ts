@@ -37,8 +37,9 @@ describe('feed tokens in the request log', () => {
     expect(logged).toHaveLength(1);
     expect(JSON.parse(logged[0])).toMatchObject({
       msg: 'request completed',
-      req: { method: 'GET', url: `${API}/events.ics?token=[REDACTED]&search=x` },
-      res: { statusCode: 200 },
+      method: 'GET',
+      url: `${API}/events.ics?token=[REDACTED]&search=x`,
+      status: 200,
     });
     expect(logged[0]).not.toContain(token.slice('calfeed_'.length));
   }, 60_000);

@@ -85,15 +85,14 @@ describe('Node version support', () => {
         .join('')
         .split('\n')
         .filter((line) => line.includes('node-support-test'))
-        .map(
-          (line) => JSON.parse(line) as { level: number; msg: string; req: { method: string; url: string }; res: { statusCode: number } },
-        );
+        .map((line) => JSON.parse(line) as { level: number; msg: string; method: string; url: string; status: number });
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({
         level: 30,
         msg: 'request completed',
-        req: { method: 'GET', url: `${API}/categories` },
-        res: { statusCode: 200 },
+        method: 'GET',
+        url: `${API}/categories`,
+        status: 200,
       });
     }, 60_000);
   });
