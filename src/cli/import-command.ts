@@ -1,5 +1,6 @@
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import { summaryLines, type ImportReport } from '../importer/import-report.js';
+import type { ImportOptions } from '../importer/import-options.js';
 import type { ConflictPolicy } from '../importer/import-outcome.js';
 import { sleep } from '../importer/source-client.js';
 import type { TecImporter } from '../importer/tec-importer.js';
@@ -17,16 +18,10 @@ function positiveNumber(name: string) {
   };
 }
 
-interface ImportCommandOptions {
-  from: string;
-  user?: string;
-  password?: string;
-  dryRun?: boolean;
-  since?: string;
-  author?: string;
+/** The options as the command line gives them: the run's own, `--watch`, and the bounds of the source client. */
+interface ImportCommandOptions extends Omit<ImportOptions, 'onConflict' | 'client'> {
   onConflict: string;
   watch?: number;
-  restart?: boolean;
   concurrency?: number;
   timeout?: number;
   retries?: number;
