@@ -2,7 +2,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Response } from 'supertest';
 import type { DataSource, EntityTarget } from 'typeorm';
 import { rowUnchanged } from '../src/common/sql/unchanged-row.js';
-import { DEFAULT_EDITIONS } from '../src/config/app-config.js';
+import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { EventReadsService } from '../src/events/event-reads.service.js';
 import { EventEntity } from '../src/events/event.entity.js';
 import { TagEntity } from '../src/tags/tag.entity.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_EDITIONS } from '../src/config/app-config.js';
+import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { proseStrings, translateDocument } from '../src/docs/translate-document.js';
 import { readCatalogue } from '../src/i18n/translator.js';
 import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';

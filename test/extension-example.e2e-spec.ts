@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { EventNotesModule } from '../examples/event-notes/event-notes.module.js';
-import { DEFAULT_EDITIONS } from '../src/config/app-config.js';
+import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { DOCUMENT_PATHS } from '../src/docs/openapi-shape.js';
 import { proseStrings } from '../src/docs/translate-document.js';
 import { readCatalogue } from '../src/i18n/translator.js';

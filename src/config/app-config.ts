@@ -1,4 +1,14 @@
+import { readDatabaseConfig, type DatabaseConfig } from './database-config.js';
+import { ConfigError, decimal, envReader, flag, integer, type Env } from './env-values.js';
+import { readApiConfig, readHttpConfig, type ApiConfig, type HttpConfig } from './http-config.js';
+import { readLimitsConfig, type LimitsConfig } from './limits-config.js';
 import { normalizeTimezone } from './time-zone-names.js';
+
+// the sections read in files of their own, importable from here with the rest of the configuration
+export { databaseKindFromEnv, type DatabaseConfig, type MysqlConfig } from './database-config.js';
+export { ConfigError, type Env } from './env-values.js';
+export type { ApiConfig, HttpConfig } from './http-config.js';
+export type { LimitsConfig } from './limits-config.js';
 
 /** Typed, validated configuration. Built once from the environment by {@link loadConfig}. */
 export interface AppConfig {
@@ -14,36 +24,6 @@ export interface AppConfig {
   changes: ChangesConfig;
   webhooks: WebhooksConfig;
   log: LogConfig;
-}
-
-export interface HttpConfig {
-  port: number;
-  /** Public URL without a trailing slash, e.g. `https://calendar.example.org/cal`. */
-  publicUrl: string;
-  /** Path part of the public URL (`/cal`), or `''`. Requests are accepted with and without it. */
-  publicPath: string;
-  /** Host and path of the public URL without scheme and port, used by `global_id`. */
-  globalIdBase: string;
-  corsOrigins: '*' | string[];
-  maxBodyBytes: number;
-  /** Request line plus headers, in bytes (Node's parser limit): beyond it 431, or 414 while still in the URL. */
-  maxHeaderBytes: number;
-  /** Request target (path and query), in bytes: beyond it 414. */
-  maxUrlBytes: number;
-  /** Milliseconds the server waits for requests in flight on shutdown. */
-  shutdownGraceMs: number;
-  /** `max-age` of `Cache-Control: public, max-age=N, must-revalidate` on anonymous 200/304 reads (`HTTP_CACHE_MAX_AGE`). */
-  cacheMaxAgeSeconds: number;
-}
-
-export interface ApiConfig {
-  /** `/wp-json` by default. */
-  root: string;
-  vendor: string;
-  /** `<vendor>/events/v1`. */
-  namespace: string;
-  /** Language codes; the first is the default edition, served without a prefix. */
-  editions: string[];
 }
 
 export interface SiteConfig {
@@ -85,49 +65,6 @@ export interface AdminBootstrapConfig {
   password?: string;
 }
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | MysqlConfig;
-
-export interface MysqlConfig {
-  kind: 'mysql';
-  url: string;
-  poolSize: number;
-  /** Longest wait for a new connection's handshake. */
-  connectTimeoutMs: number;
-  /** Longest wait for the answer to one query; past it the connection is discarded and the database marked down. */
-  queryTimeoutMs: number;
-  /** Longest wait for a connection of the pool (busy pool or a connection being opened). */
-  acquireTimeoutMs: number;
-  /** While the database is marked down: pause between two probes (`SELECT 1`). */
-  probeIntervalMs: number;
-  /** Read replicas of the primary (`DATABASE_REPLICA_URLS`); empty: every query goes to `url`. */
-  replicaUrls: string[];
-  /** A replica further behind the primary than this is skipped until it catches up (`REPLICA_MAX_LAG_MS`). */
-  replicaMaxLagMs: number;
-  /** Longest wait of a read that presents a consistency token for a replica to reach it, before the primary answers (`REPLICA_WAIT_MS`). */
-  replicaWaitMs: number;
-}
-
-export interface LimitsConfig {
-  /** Requests per client per minute; 0 turns the general rate limit off. */
-  requestsPerMinute: number;
-  /** Failed Basic logins allowed per (client address, login) in the window before that pair is locked. */
-  loginFailures: number;
-  /** Failed logins allowed per client address, over every login, before the address is locked for all logins. */
-  loginAddressFailures: number;
-  /** Failed logins allowed per login, from every address, before the login is locked everywhere. */
-  loginAccountFailures: number;
-  loginWindowSeconds: number;
-  /** Shared storage of several app replicas (request-rate counters, cached answers); memory when unset. */
-  redisUrl?: string;
-  /** Prefix of the cached answers' keys in Redis (`REDIS_KEY_PREFIX`), so several calendars can share one Redis. */
-  redisKeyPrefix: string;
-  /** Express `trust proxy` setting, so the client address is read from X-Forwarded-For. */
-  trustProxy: boolean | number | string;
-  /** Cache of anonymous read answers, checked against the shared data version. */
-  responseCache: boolean;
-  responseCacheEntries: number;
-}
-
 export interface ChangesConfig {
   /** How long the change log keeps a change (`CHANGES_RETENTION_DAYS`, decimals allowed); older cursors expire. */
   retentionDays: number;
@@ -159,45 +96,15 @@ export interface LogConfig {
   format: 'auto' | 'json';
 }
 
-export type Env = Record<string, string | undefined>;
-
-/** A configuration value that cannot be used; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-  }
-}
-
-const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
 const CUSTOM_FIELD_KEY = /^[A-Za-z0-9_]{1,64}$/;
 const USER_PASSWORD = /^[^\s\p{Cc}]{8,128}$/u;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const DEFAULT_EDITIONS = 'en,de,fr,es,it,nl,pt-br,pl,sv,ja,zh-cn,ko';
 
 /** Reads the variables of spec §2.1 plus storage and logging settings. Throws {@link ConfigError}. */
 export function loadConfig(env: Env): AppConfig {
-  const read = (name: string): string | undefined => {
-    const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-
-  const port = integer(read('PORT') ?? '3000', 'PORT', 0, 65535);
-  const publicUrl = parsePublicUrl(read('PUBLIC_URL') ?? `http://localhost:${port}`);
-
-  const root = read('API_ROOT') ?? '/wp-json';
-  if (!/^\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*[^/]$/.test(root)) {
-    throw new ConfigError('API_ROOT', 'must start with "/" and must not end with "/"');
-  }
-  const vendor = read('API_VENDOR') ?? 'tribe';
-  if (!/^[a-z0-9-]+$/.test(vendor)) throw new ConfigError('API_VENDOR', 'must match [a-z0-9-]+');
-
-  const editions = (read('EDITIONS') ?? DEFAULT_EDITIONS).split(',').map((code) => code.trim().toLowerCase());
-  if (editions.some((code) => !LANGUAGE_CODE.test(code)) || new Set(editions).size !== editions.length) {
-    throw new ConfigError('EDITIONS', 'must be a comma-separated list of distinct language codes such as en,de,pt-br');
-  }
+  const read = envReader(env);
+  const http = readHttpConfig(read);
+  const api = readApiConfig(read);
 
   const timezone = normalizeTimezone(read('SITE_TIMEZONE') ?? 'UTC');
   if (!timezone) throw new ConfigError('SITE_TIMEZONE', 'is not a recognised time zone');
@@ -205,9 +112,6 @@ export function loadConfig(env: Env): AppConfig {
   const defaultPerPage = integer(read('DEFAULT_PER_PAGE') ?? '6', 'DEFAULT_PER_PAGE', 1, 1000);
   const maxPerPage = integer(read('MAX_PER_PAGE') ?? '50', 'MAX_PER_PAGE', 1, 1000);
   if (maxPerPage < defaultPerPage) throw new ConfigError('MAX_PER_PAGE', 'must not be smaller than DEFAULT_PER_PAGE');
-
-  const corsRaw = read('CORS_ORIGINS') ?? '*';
-  const corsOrigins = corsRaw === '*' ? '*' : corsRaw.split(',').map((origin) => parseOrigin(origin.trim()));
 
   const position = read('DEFAULT_CURRENCY_POSITION') ?? 'prefix';
   if (position !== 'prefix' && position !== 'postfix') {
@@ -235,20 +139,7 @@ export function loadConfig(env: Env): AppConfig {
     throw new ConfigError('ADMIN_PASSWORD', 'must be 8-128 characters without whitespace or control characters');
   }
 
-  const loginFailures = integer(read('LOGIN_FAILURE_LIMIT') ?? '10', 'LOGIN_FAILURE_LIMIT', 1, 1_000_000);
-  // unset, the wider limits are never below the pair limit (a lower one would make the pair limit meaningless)
-  const loginAddressFailures = integer(
-    read('LOGIN_FAILURE_ADDRESS_LIMIT') ?? String(Math.max(100, loginFailures)),
-    'LOGIN_FAILURE_ADDRESS_LIMIT',
-    loginFailures,
-    1_000_000,
-  );
-  const loginAccountFailures = integer(
-    read('LOGIN_FAILURE_ACCOUNT_LIMIT') ?? String(Math.max(50, loginFailures)),
-    'LOGIN_FAILURE_ACCOUNT_LIMIT',
-    loginFailures,
-    1_000_000,
-  );
+  const limits = readLimitsConfig(read);
 
   const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -256,17 +147,8 @@ export function loadConfig(env: Env): AppConfig {
   }
 
   return {
-    http: {
-      port,
-      ...publicUrl,
-      corsOrigins,
-      maxBodyBytes: integer(read('MAX_BODY_BYTES') ?? '1048576', 'MAX_BODY_BYTES', 1, 1024 * 1024 * 1024),
-      maxHeaderBytes: integer(read('MAX_HEADER_BYTES') ?? '16384', 'MAX_HEADER_BYTES', 1024, 1024 * 1024),
-      maxUrlBytes: integer(read('MAX_URL_BYTES') ?? '8192', 'MAX_URL_BYTES', 256, 1024 * 1024),
-      shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
-      cacheMaxAgeSeconds: integer(read('HTTP_CACHE_MAX_AGE') ?? '0', 'HTTP_CACHE_MAX_AGE', 0, 31_536_000),
-    },
-    api: { root, vendor, namespace: `${vendor}/events/v1`, editions },
+    http,
+    api,
     site: { timezone, name: read('SITE_NAME') ?? 'Events', description: read('SITE_DESCRIPTION') ?? '' },
     lists: { defaultPerPage, maxPerPage },
     cost: {
@@ -284,19 +166,8 @@ export function loadConfig(env: Env): AppConfig {
       customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')),
     },
     admin,
-    database: parseDatabase(read),
-    limits: {
-      requestsPerMinute: integer(read('RATE_LIMIT_PER_MINUTE') ?? '0', 'RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
-      loginFailures,
-      loginAddressFailures,
-      loginAccountFailures,
-      loginWindowSeconds: integer(read('LOGIN_FAILURE_WINDOW_SECONDS') ?? '900', 'LOGIN_FAILURE_WINDOW_SECONDS', 1, 86_400),
-      redisUrl: parseRedisUrl(read('REDIS_URL')),
-      redisKeyPrefix: parseRedisKeyPrefix(read('REDIS_KEY_PREFIX')),
-      trustProxy: parseTrustProxy(read('TRUST_PROXY')),
-      responseCache: flag(read('RESPONSE_CACHE') ?? 'on', 'RESPONSE_CACHE'),
-      responseCacheEntries: integer(read('RESPONSE_CACHE_ENTRIES') ?? '5000', 'RESPONSE_CACHE_ENTRIES', 1, 10_000_000),
-    },
+    database: readDatabaseConfig(read),
+    limits,
     changes: {
       retentionDays: decimal(read('CHANGES_RETENTION_DAYS') ?? '30', 'CHANGES_RETENTION_DAYS', 0.00001, 3650),
       pollIntervalMs: integer(read('CHANGES_POLL_INTERVAL_MS') ?? '1000', 'CHANGES_POLL_INTERVAL_MS', 10, 600_000),
@@ -321,73 +192,6 @@ export function readConfig(overrides: Env = {}): AppConfig {
   return loadConfig({ ...process.env, ...overrides });
 }
 
-function integer(raw: string, name: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be a whole number between ${min} and ${max}`);
-  return value;
-}
-
-function decimal(raw: string, name: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) throw new ConfigError(name, `must be a number between ${min} and ${max}`);
-  return value;
-}
-
-function flag(raw: string, name: string): boolean {
-  const value = raw.toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new ConfigError(name, 'must be true or false');
-}
-
-function parseRedisUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^rediss?:\/\/[^/]+/.test(raw)) throw new ConfigError('REDIS_URL', 'must look like redis://host:6379');
-  return raw;
-}
-
-function parseRedisKeyPrefix(raw: string | undefined): string {
-  if (raw === undefined) return 'calendar:';
-  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(raw)) throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1-64 letters, digits and : . _ -');
-  return raw;
-}
-
-function parseTrustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined) return false;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  if (['true', 'false'].includes(raw.toLowerCase())) return raw.toLowerCase() === 'true';
-  return raw;
-}
-
-function parsePublicUrl(raw: string): Pick<HttpConfig, 'publicUrl' | 'publicPath' | 'globalIdBase'> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL');
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
-    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL without query, fragment or user');
-  }
-  const publicPath = url.pathname.replace(/\/+$/, '');
-  return {
-    publicUrl: `${url.protocol}//${url.host}${publicPath}`,
-    publicPath,
-    globalIdBase: `${url.hostname}${publicPath}`,
-  };
-}
-
-function parseOrigin(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.origin === 'null' || url.pathname !== '/' || url.search) throw new Error('not an origin');
-    return url.origin;
-  } catch {
-    throw new ConfigError('CORS_ORIGINS', 'must be "*" or a comma-separated list of origins such as https://app.example.org');
-  }
-}
-
 function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
   if (raw === undefined) return [];
   let parsed: unknown;
@@ -409,49 +213,6 @@ function parseCustomFields(raw: string | undefined): CustomFieldDefinition[] {
     throw new ConfigError('EVENT_CUSTOM_FIELDS', 'must not define the same key twice');
   }
   return fields;
-}
-
-const DATABASE_URL_SHAPE = /^(mysql|mariadb):\/\/[^/]+\/[^/?]+/;
-
-function parseDatabase(read: (name: string) => string | undefined): DatabaseConfig {
-  const url = read('DATABASE_URL');
-  const replicas = read('DATABASE_REPLICA_URLS');
-  if (url === undefined) {
-    if (replicas !== undefined) {
-      throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL (the embedded SQLite database has no replicas)');
-    }
-    return { kind: 'sqlite', path: read('SQLITE_PATH') ?? 'data/calendar.sqlite' };
-  }
-  if (!DATABASE_URL_SHAPE.test(url)) {
-    throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');
-  }
-  const replicaUrls = replicas === undefined ? [] : replicas.split(',').map((replica) => replica.trim());
-  if (replicaUrls.some((replica) => !DATABASE_URL_SHAPE.test(replica)) || new Set(replicaUrls).size !== replicaUrls.length) {
-    throw new ConfigError(
-      'DATABASE_REPLICA_URLS',
-      'must be a comma-separated list of distinct URLs such as mysql://user:password@replica:3306/database',
-    );
-  }
-  if (replicaUrls.includes(url)) throw new ConfigError('DATABASE_REPLICA_URLS', 'must not list the primary (DATABASE_URL)');
-  const milliseconds = (name: string, fallback: number, min: number, max: number) =>
-    integer(read(name) ?? String(fallback), name, min, max);
-  return {
-    kind: 'mysql',
-    url,
-    poolSize: integer(read('DB_POOL_SIZE') ?? '10', 'DB_POOL_SIZE', 1, 500),
-    connectTimeoutMs: milliseconds('DB_CONNECT_TIMEOUT_MS', 2000, 100, 120000),
-    queryTimeoutMs: milliseconds('DB_QUERY_TIMEOUT_MS', 3000, 100, 3600000),
-    acquireTimeoutMs: milliseconds('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120000),
-    probeIntervalMs: milliseconds('DB_PROBE_INTERVAL_MS', 1000, 50, 60000),
-    replicaUrls,
-    replicaMaxLagMs: milliseconds('REPLICA_MAX_LAG_MS', 2000, 100, 3600000),
-    replicaWaitMs: milliseconds('REPLICA_WAIT_MS', 500, 0, 60000),
-  };
-}
-
-/** Which storage engine this process uses; entity column types depend on it before Nest starts. */
-export function databaseKindFromEnv(): DatabaseConfig['kind'] {
-  return (process.env.DATABASE_URL ?? '').trim() === '' ? 'sqlite' : 'mysql';
 }
 
 function logFormat(raw: string | undefined): LogConfig['format'] {

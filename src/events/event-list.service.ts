@@ -1,19 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
 import type { EventsConfig, ListsConfig } from '../config/app-config.js';
 import { canReadItem, mayFilterByStatus } from '../common/auth/permissions.js';
 import type { ItemStatus } from '../common/auth/item-status.js';
-import { defaultListWindow, wholeDayEnd, wholeDayStart } from '../common/dates/list-window.js';
-import { parseDateInput } from '../common/dates/parse-date.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ItemErrorCode } from '../common/errors/error-codes.js';
-import type { AuthUser, RequestContext } from '../common/http/request-context.js';
+import type { RequestContext } from '../common/http/request-context.js';
 import { listLinks, resolvePaging, totalPages, type LinkValue, type Paging } from '../common/paging/paging.js';
-import { wallToDate } from '../common/sql/columns.js';
-import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
-import { eventSearchTerms } from '../common/text/search-terms.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { ItemsService } from '../items/items.service.js';
 import {
@@ -25,7 +20,7 @@ import {
   whereModified,
 } from '../common/paging/list-order.js';
 import { expandStatusFilter } from '../items/status-rules.js';
-import { mayWriteCondition, visibleCondition } from '../items/visibility.js';
+import { visibleCondition } from '../items/visibility.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { TagsService } from '../tags/tags.service.js';
 import { VenueEntity } from '../venues/venue.entity.js';
@@ -34,6 +29,8 @@ import type { ListEventsQueryDto } from './dto/list-events.query.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { collapsedSeriesPage } from './collapsed-series-list.js';
+import { isWithinRadius, whereLocated, whereSearch, whereTerms } from './event-list-conditions.js';
+import { listDates, whereListDates } from './event-list-dates.js';
 import { EventEntity } from './event.entity.js';
 
 const LIST_ORDER = [
@@ -65,20 +62,6 @@ const LIST_ORDER = [
   'modified_before',
   'collapse',
 ];
-const EARTH_RADIUS_KM = 6371;
-
-type DateFilterName = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
-const DATE_FILTERS: Array<[DateFilterName, string, string]> = [
-  ['start_date', 'start_local', '>='],
-  ['end_date', 'end_local', '<='],
-  ['starts_before', 'start_local', '<'],
-  ['starts_after', 'start_local', '>'],
-  ['ends_before', 'end_local', '<'],
-  ['ends_after', 'end_local', '>'],
-];
-
-/** How much later than its end wall time an event's start wall time can be (a zone's offset change). */
-const START_CEILING_MARGIN_MS = 2 * 86_400_000;
 
 /**
  * `GET /events` (spec §9.4): the filters checked, one query built from them, the page read in index
@@ -153,24 +136,8 @@ export class EventListService {
     if (!statuses || (!mayFilterByStatus(user) && (statusWords.length !== 1 || statusWords[0] !== 'publish')))
       problems.add('status', 'status');
 
-    const strict = query.strict_dates ?? false;
-    const dates: Partial<Record<DateFilterName, string>> = {};
-    for (const [name] of DATE_FILTERS) {
-      const raw = query[name];
-      if (raw === undefined) continue;
-      const parsed = parseDateInput(raw, siteZone, now);
-      if (!parsed) problems.add(name, 'date');
-      else dates[name] = strict ? parsed.wall : name === 'start_date' ? wholeDayStart(parsed.wall) : wholeDayEnd(parsed.wall);
-    }
+    const dates = listDates(query, siteZone, now, problems);
     const usesInclude = query.include !== undefined;
-    const anyRelative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some(
-      (name) => query[name as DateFilterName] !== undefined,
-    );
-    if (!usesInclude && !anyRelative) {
-      const window = defaultListWindow(siteZone, now);
-      dates.start_date ??= window.start;
-      dates.end_date ??= window.end;
-    }
 
     const allCategories = query.categories ? await this.dataSource.getRepository(this.categories.definition.entity).find() : [];
     const allTags = query.tags ? await this.dataSource.getRepository(this.tags.definition.entity).find() : [];
@@ -188,25 +155,11 @@ export class EventListService {
     const builder = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
     builder.where('e.hide_from_listings = :hidden', { hidden: false });
     builder.andWhere(visibleCondition('e', user, statuses as ItemStatus[]).sql);
-    if (!usesInclude) {
-      DATE_FILTERS.forEach(([name, column, operator]) => {
-        const value = dates[name];
-        if (value !== undefined) builder.andWhere(`e.${column} ${operator} :${name}`, { [name]: wallToDate(value) });
-      });
-      // Redundant for the result, but it bounds the index range the count and the page scan: an event
-      // ends after it starts, so its start wall time is at most a zone-offset change (well under two
-      // days) later than its end wall time.
-      const endCeiling = [dates.end_date, dates.ends_before].filter((value): value is string => value !== undefined).sort()[0];
-      if (endCeiling !== undefined)
-        builder.andWhere('e.start_local < :start_ceiling', {
-          start_ceiling: new Date(wallToDate(endCeiling).getTime() + START_CEILING_MARGIN_MS),
-        });
-    } else {
-      builder.andWhere('e.id IN (:...include)', { include: query.include });
-    }
-    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
-    if (categoryIds) this.whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
-    if (tagIds) this.whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
+    if (!usesInclude) whereListDates(builder, dates);
+    else builder.andWhere('e.id IN (:...include)', { include: query.include });
+    if (query.search !== undefined) whereSearch(builder, query.search, user);
+    if (categoryIds) whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
+    if (tagIds) whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
     if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });
     if (query.organizer) {
       builder.andWhere('EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizers))', {
@@ -214,11 +167,7 @@ export class EventListService {
       });
     }
     if (query.featured !== undefined) builder.andWhere('e.featured = :featured', { featured: query.featured });
-    if (query.geoloc !== undefined) {
-      const located =
-        'EXISTS (SELECT 1 FROM venues gv WHERE gv.id = e.venue_id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL AND NOT (gv.geo_lat = 0 AND gv.geo_lng = 0))';
-      builder.andWhere(query.geoloc ? located : `NOT ${located}`);
-    }
+    if (query.geoloc !== undefined) whereLocated(builder, query.geoloc);
     if (hasLat && hasLng) {
       const nearby = await this.venuesNear(query.geoloc_lat as number, query.geoloc_lng as number);
       builder.andWhere(nearby.length > 0 ? 'e.venue_id IN (:...nearby)' : '1 = 0', { nearby });
@@ -279,33 +228,7 @@ export class EventListService {
     return { total, ids };
   }
 
-  private whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {
-    const { include, exclude } = eventSearchTerms(search);
-    if (include.length === 0 && exclude.length === 0) return;
-    const contains = (name: string) =>
-      `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
-    const pattern = containsPattern;
-    include.forEach((term, index) => builder.andWhere(contains(`inc${index}`), { [`inc${index}`]: pattern(term) }));
-    exclude.forEach((term, index) => builder.andWhere(`NOT ${contains(`exc${index}`)}`, { [`exc${index}`]: pattern(term) }));
-    builder.andWhere(`(e.password IS NULL OR e.password = '' OR ${mayWriteCondition('e', user).sql})`);
-  }
-
-  private whereTerms(builder: SelectQueryBuilder<EventEntity>, table: string, column: string, ids: number[], name: string): void {
-    builder.andWhere(
-      new Brackets((inner) => {
-        inner.where(
-          ids.length > 0
-            ? `EXISTS (SELECT 1 FROM ${table} ${name} WHERE ${name}.event_id = e.id AND ${name}.${column} IN (:...${name}Ids))`
-            : '1 = 0',
-          {
-            [`${name}Ids`]: ids,
-          },
-        );
-      }),
-    );
-  }
-
-  /** Venues within `GEOFENCE_RADIUS_KM` of a point (great-circle distance). */
+  /** Venues within `GEOFENCE_RADIUS_KM` of a point. */
   private async venuesNear(lat: number, lng: number): Promise<number[]> {
     const venues = await this.dataSource
       .getRepository(VenueEntity)
@@ -313,15 +236,11 @@ export class EventListService {
       .select(['v.id', 'v.geoLat', 'v.geoLng'])
       .where("v.status <> 'trash' AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL")
       .getMany();
-    const radians = (degrees: number) => (degrees * Math.PI) / 180;
     return venues
       .filter((venue) => hasCoordinates(venue))
-      .filter((venue) => {
-        const dLat = radians((venue.geoLat as number) - lat);
-        const dLng = radians((venue.geoLng as number) - lng);
-        const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(lat)) * Math.cos(radians(venue.geoLat as number)) * Math.sin(dLng / 2) ** 2;
-        return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a))) <= this.events.geofenceRadiusKm;
-      })
+      .filter((venue) =>
+        isWithinRadius({ lat, lng }, { lat: venue.geoLat as number, lng: venue.geoLng as number }, this.events.geofenceRadiusKm),
+      )
       .map((venue) => venue.id);
   }
 

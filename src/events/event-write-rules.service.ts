@@ -7,6 +7,7 @@ import type { ParamProblems } from '../common/errors/api-error.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { stripTags } from '../common/text/html.js';
 import { CategoriesService } from '../categories/categories.service.js';
+import { ITEM_FIELDS_AFTER_NAME } from '../items/dto/item-fields.js';
 import { ItemsService } from '../items/items.service.js';
 import { ItemWritesService } from '../items/item-writes.service.js';
 import { CreateOrganizerDto } from '../organizers/dto/create-organizer.dto.js';
@@ -23,13 +24,7 @@ import type { EventEntity } from './event.entity.js';
 
 export const WRITE_ORDER = [
   'title',
-  'description',
-  'excerpt',
-  'slug',
-  'status',
-  'author',
-  'date',
-  'date_utc',
+  ...ITEM_FIELDS_AFTER_NAME,
   'timezone',
   'all_day',
   'start_date',

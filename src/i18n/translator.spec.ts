@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { DEFAULT_EDITIONS } from '../config/app-config.js';
+import { DEFAULT_EDITIONS } from '../config/http-config.js';
 import { CATALOGUE_DIR, readCatalogue, Translator } from './translator.js';
 
 const languages = DEFAULT_EDITIONS.split(',');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ITEM_FIELDS_AFTER_NAME } from '../items/dto/item-fields.js';
 import { LinkedItemDeps } from '../items/linked-item-deps.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
@@ -19,19 +20,7 @@ export class OrganizersService extends LinkedItemsService<OrganizerEntity, Updat
         table: 'organizers',
         entity: OrganizerEntity,
         nameField: 'organizer',
-        writeOrder: [
-          'organizer',
-          'description',
-          'excerpt',
-          'slug',
-          'status',
-          'author',
-          'date',
-          'date_utc',
-          ...CONTACT_FIELDS,
-          'image',
-          'post_password',
-        ],
+        writeOrder: ['organizer', ...ITEM_FIELDS_AFTER_NAME, ...CONTACT_FIELDS, 'image', 'post_password'],
         dedupFields: [
           ['organizer', 'name'],
           ['description', 'description'],

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ITEM_FIELDS_AFTER_NAME } from '../items/dto/item-fields.js';
 import { LinkedItemDeps } from '../items/linked-item-deps.js';
 import { LinkedItemsService } from '../items/linked-items.service.js';
 import { stripTags } from '../common/text/html.js';
@@ -21,13 +22,7 @@ export class VenuesService extends LinkedItemsService<VenueEntity, UpdateVenueDt
         nameField: 'venue',
         writeOrder: [
           'venue',
-          'description',
-          'excerpt',
-          'slug',
-          'status',
-          'author',
-          'date',
-          'date_utc',
+          ...ITEM_FIELDS_AFTER_NAME,
           'show_map',
           'show_map_link',
           ...ADDRESS_FIELDS,

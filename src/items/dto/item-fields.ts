@@ -29,6 +29,9 @@ export const ImageField = () =>
 export const PostPassword = () => Param(text({ max: TEXT_MAX }), { schema: { type: 'string' } });
 
 /** The fields every item write accepts. */
+/** The fields every item writes after its name, in the order a write reports their problems. */
+export const ITEM_FIELDS_AFTER_NAME = ['description', 'excerpt', 'slug', 'status', 'author', 'date', 'date_utc'];
+
 export interface ItemWriteFields {
   description?: string;
   excerpt?: string;

@@ -1,0 +1,93 @@
+import { ConfigError, integer, type EnvReader } from './env-values.js';
+
+export interface HttpConfig {
+  port: number;
+  /** Public URL without a trailing slash, e.g. `https://calendar.example.org/cal`. */
+  publicUrl: string;
+  /** Path part of the public URL (`/cal`), or `''`. Requests are accepted with and without it. */
+  publicPath: string;
+  /** Host and path of the public URL without scheme and port, used by `global_id`. */
+  globalIdBase: string;
+  corsOrigins: '*' | string[];
+  maxBodyBytes: number;
+  /** Request line plus headers, in bytes (Node's parser limit): beyond it 431, or 414 while still in the URL. */
+  maxHeaderBytes: number;
+  /** Request target (path and query), in bytes: beyond it 414. */
+  maxUrlBytes: number;
+  /** Milliseconds the server waits for requests in flight on shutdown. */
+  shutdownGraceMs: number;
+  /** `max-age` of `Cache-Control: public, max-age=N, must-revalidate` on anonymous 200/304 reads (`HTTP_CACHE_MAX_AGE`). */
+  cacheMaxAgeSeconds: number;
+}
+
+export interface ApiConfig {
+  /** `/wp-json` by default. */
+  root: string;
+  vendor: string;
+  /** `<vendor>/events/v1`. */
+  namespace: string;
+  /** Language codes; the first is the default edition, served without a prefix. */
+  editions: string[];
+}
+
+const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
+export const DEFAULT_EDITIONS = 'en,de,fr,es,it,nl,pt-br,pl,sv,ja,zh-cn,ko';
+
+export function readHttpConfig(read: EnvReader): HttpConfig {
+  const port = integer(read('PORT') ?? '3000', 'PORT', 0, 65535);
+  const publicUrl = parsePublicUrl(read('PUBLIC_URL') ?? `http://localhost:${port}`);
+  const corsRaw = read('CORS_ORIGINS') ?? '*';
+  return {
+    port,
+    ...publicUrl,
+    corsOrigins: corsRaw === '*' ? '*' : corsRaw.split(',').map((origin) => parseOrigin(origin.trim())),
+    maxBodyBytes: integer(read('MAX_BODY_BYTES') ?? '1048576', 'MAX_BODY_BYTES', 1, 1024 * 1024 * 1024),
+    maxHeaderBytes: integer(read('MAX_HEADER_BYTES') ?? '16384', 'MAX_HEADER_BYTES', 1024, 1024 * 1024),
+    maxUrlBytes: integer(read('MAX_URL_BYTES') ?? '8192', 'MAX_URL_BYTES', 256, 1024 * 1024),
+    shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
+    cacheMaxAgeSeconds: integer(read('HTTP_CACHE_MAX_AGE') ?? '0', 'HTTP_CACHE_MAX_AGE', 0, 31_536_000),
+  };
+}
+
+export function readApiConfig(read: EnvReader): ApiConfig {
+  const root = read('API_ROOT') ?? '/wp-json';
+  if (!/^\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*[^/]$/.test(root)) {
+    throw new ConfigError('API_ROOT', 'must start with "/" and must not end with "/"');
+  }
+  const vendor = read('API_VENDOR') ?? 'tribe';
+  if (!/^[a-z0-9-]+$/.test(vendor)) throw new ConfigError('API_VENDOR', 'must match [a-z0-9-]+');
+
+  const editions = (read('EDITIONS') ?? DEFAULT_EDITIONS).split(',').map((code) => code.trim().toLowerCase());
+  if (editions.some((code) => !LANGUAGE_CODE.test(code)) || new Set(editions).size !== editions.length) {
+    throw new ConfigError('EDITIONS', 'must be a comma-separated list of distinct language codes such as en,de,pt-br');
+  }
+  return { root, vendor, namespace: `${vendor}/events/v1`, editions };
+}
+
+function parsePublicUrl(raw: string): Pick<HttpConfig, 'publicUrl' | 'publicPath' | 'globalIdBase'> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new ConfigError('PUBLIC_URL', 'must be an absolute http or https URL without query, fragment or user');
+  }
+  const publicPath = url.pathname.replace(/\/+$/, '');
+  return {
+    publicUrl: `${url.protocol}//${url.host}${publicPath}`,
+    publicPath,
+    globalIdBase: `${url.hostname}${publicPath}`,
+  };
+}
+
+function parseOrigin(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.origin === 'null' || url.pathname !== '/' || url.search) throw new Error('not an origin');
+    return url.origin;
+  } catch {
+    throw new ConfigError('CORS_ORIGINS', 'must be "*" or a comma-separated list of origins such as https://app.example.org');
+  }
+}
