@@ -21,7 +21,7 @@ import { VenuesService } from '../venues/venues.service.js';
 import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
-import { EVENT_REDACTIONS, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
 import { type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
 
 /** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
@@ -133,7 +133,7 @@ export class EventPayloadsService {
         seriesRules: event.seriesId !== null ? (rulesOfSeries.get(event.seriesId) ?? null) : null,
       };
       const payload = toEventPayload(event, relations, settings, single && !locked);
-      return locked ? redact(payload, EVENT_REDACTIONS) : payload;
+      return locked ? redact(payload, eventRedactions()) : payload;
     });
   }
 

@@ -1,3 +1,4 @@
+import { writePlainFields } from './event-fields.js';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -199,15 +200,7 @@ export class EventWriteRulesService {
       event.costPosition = currency.position;
     }
     if (input.website !== undefined) event.website = input.website === '' ? null : input.website;
-    for (const [field, property] of [
-      ['show_map', 'showMap'],
-      ['show_map_link', 'showMapLink'],
-      ['hide_from_listings', 'hideFromListings'],
-      ['sticky', 'sticky'],
-      ['featured', 'featured'],
-    ] as const) {
-      if (input[field] !== undefined) event[property] = input[field];
-    }
+    writePlainFields(event, input);
     if (input.post_parent !== undefined) event.parentId = input.post_parent;
     if (input.custom_fields !== undefined) {
       const values = { ...(event.customFields ?? {}) };

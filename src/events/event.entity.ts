@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, JoinTable, ManyToMany, ManyToOne, type Relation } from 'typeorm';
 import { booleanTransformer, jsonTextTransformer, wallTimeTransformer } from '../common/sql/columns.js';
 import { PublishableEntity } from '../items/publishable.entity.js';
+import { EventField } from './event-fields.js';
 import { CategoryEntity } from '../categories/category.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
@@ -52,18 +53,23 @@ export class EventEntity extends PublishableEntity {
   @Column({ type: 'varchar', length: 255, nullable: true })
   website: string | null;
 
+  @EventField('show_map')
   @Column({ name: 'show_map', type: 'boolean', transformer: booleanTransformer })
   showMap: boolean;
 
+  @EventField('show_map_link')
   @Column({ name: 'show_map_link', type: 'boolean', transformer: booleanTransformer })
   showMapLink: boolean;
 
+  @EventField('hide_from_listings')
   @Column({ name: 'hide_from_listings', type: 'boolean', transformer: booleanTransformer })
   hideFromListings: boolean;
 
+  @EventField('sticky')
   @Column({ type: 'boolean', transformer: booleanTransformer })
   sticky: boolean;
 
+  @EventField('featured')
   @Column({ type: 'boolean', transformer: booleanTransformer })
   featured: boolean;
 

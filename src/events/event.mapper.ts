@@ -10,6 +10,7 @@ import type { EventTermResponse } from '../terms/term.response.js';
 import type { VenueResponse } from '../venues/venue.response.js';
 import { costDetails, costDisplay, lowestCostValue } from './event-cost.js';
 import type { EventEntity } from './event.entity.js';
+import { plainFieldRedactions, plainFieldsOf } from './event-fields.js';
 import type { CustomFieldValue, EventResponse } from './event.response.js';
 import { wallToDate } from '../common/sql/columns.js';
 
@@ -63,7 +64,8 @@ export function toEventPayload(
   const costs = event.cost ?? [];
   const stored = { symbol: event.costSymbol, position: event.costPosition };
   const id = globalId(event.id, site);
-  const payload: EventResponse = {
+  // `as`: the plain fields come from the entity's declarations; a unit test holds the keys to the response class
+  const payload = {
     id: event.id,
     global_id: id,
     global_id_lineage: [id],
@@ -91,11 +93,8 @@ export function toEventPayload(
     cost: costDisplay(costs, stored, { symbol: cost.currencySymbol, position: cost.currencyPosition }, cost.decimalSeparator),
     cost_details: costDetails(costs, stored, cost.decimalSeparator),
     website: event.website || url,
-    show_map: event.showMap,
-    show_map_link: event.showMapLink,
-    hide_from_listings: event.hideFromListings,
-    sticky: event.sticky,
-    featured: event.featured,
+    // show_map, show_map_link, hide_from_listings, sticky, featured and any field declared with @EventField
+    ...plainFieldsOf(event),
     categories: relations.categories,
     tags: relations.tags,
     venue: relations.venue ?? [],
@@ -110,7 +109,7 @@ export function toEventPayload(
             original_start: event.seriesOriginalStart ?? event.startLocal,
           }
         : null,
-  };
+  } as EventResponse;
   if (withJsonLd) payload.json_ld = eventJsonLd(event, relations, settings, url);
   return payload;
 }
@@ -160,9 +159,12 @@ export function isoFromWallAndUtc(wall: string, utc: string): string {
   return `${wall.replace(' ', 'T')}${offset}`;
 }
 
-/** Replacement of an event's relation fields when it is shown redacted (spec §5.6, §8.12). */
-export const EVENT_REDACTIONS: Partial<EventResponse> = {
-  venue: [],
-  organizer: [],
-  cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
-};
+/** Replacement of an event's relation and plain fields when it is shown redacted (spec §5.6, §8.12). */
+export function eventRedactions(): Partial<EventResponse> {
+  return {
+    ...plainFieldRedactions(),
+    venue: [],
+    organizer: [],
+    cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+  };
+}
