@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { findBySlug } from '../common/sql/find-by-slug.js';
-import { findRowsIn } from '../common/sql/plain-rows.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canReadItem } from '../common/auth/permissions.js';
@@ -41,7 +40,7 @@ export class EventReadsService {
    */
   async publicOne(id: number, ctx: RequestContext): Promise<{ body: EventResponse; subject: EventEntity } | null> {
     await this.items.publishDueItems();
-    const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
+    const event = await this.dataSource.manager.findOneBy(EventEntity, { id });
     if (!event || event.status === 'trash' || !canReadItem(null, event) || this.payloads.isLocked(event, null, undefined)) return null;
     ctx.subject = event;
     const [body] = await this.payloads.of([event], ctx, undefined, true);
@@ -70,8 +69,7 @@ export class EventReadsService {
   /** The event with this id, in any status; null for an id that is no event's (or no id at all). */
   async eventById(id: number): Promise<EventEntity | null> {
     if (!isRowId(id)) return null;
-    const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
-    return event ?? null;
+    return this.dataSource.manager.findOneBy(EventEntity, { id });
   }
 
   /** Whether `id` is an event that is not in the trash. */
