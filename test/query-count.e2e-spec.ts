@@ -273,6 +273,7 @@ describe('work per list request', () => {
       dataSource.options.type === 'better-sqlite3' ? /^SELECT row\.id .* FROM events row WHERE row\.id = \d+$/ : / FOR UPDATE$/;
     // the credentials version, the event for the checks (validation, permission, If-Match) before the transaction
     expect(update.before).toHaveLength(2);
+    expect(update.before[0]).toBe('SELECT version FROM credentials_version WHERE id = 1');
     expect(update.before[1]).toMatch(/FROM events EventEntity WHERE/);
     expect(update.inside).toEqual(
       [
