@@ -95,6 +95,33 @@ describe('event writes in one transaction on the locked row', () => {
     ]);
   });
 
+  it('stores every column an update changes, as a later read answers it', async () => {
+    const hall = (await t.http().post(`${API}/venues`).set('Authorization', ADMIN_AUTH).send({ venue: 'Stored Hall' })).body as {
+      id: number;
+    };
+    const event = await ev.make(eventBody({ title: 'Stored "quoted"; once' }));
+    const updated = await ev.update(event.id, {
+      title: "Stored 'again'; -- twice",
+      venue: hall.id,
+      cost: '12',
+      featured: true,
+      end_date: '2027-04-02 23:00:00',
+    });
+    expect(updated.status).toBe(200);
+    const read = await ev.get(event.id, ADMIN_AUTH);
+    expect(read.status).toBe(200);
+    const { json_ld: _readJsonLd, ...venueRead } = read.body.venue as Record<string, unknown>;
+    expect(updated.body.venue).toEqual(venueRead);
+    for (const field of ['title', 'cost', 'featured', 'end_date', 'start_date', 'slug', 'status', 'modified_utc'])
+      expect([field, read.body[field]]).toEqual([field, updated.body[field]]);
+    expect(read.body).toMatchObject({
+      title: "Stored 'again'; -- twice",
+      venue: { id: hall.id },
+      featured: true,
+      end_date: '2027-04-02 23:00:00',
+    });
+  });
+
   it('finds the trashed slug among slugs with LIKE wildcards, and keeps a slug that already ends in the suffix', async () => {
     // slugs the API would not make (imported ones may hold them): set in the table
     const setSlug = (id: number, slug: string) => t.app.get(DataSource).query('UPDATE events SET slug = ? WHERE id = ?', [slug, id]);
