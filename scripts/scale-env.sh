@@ -59,7 +59,7 @@ start_server() { # start_server <name> <port> <server id> <extra options...>
   mariadbd --no-defaults --user=root --datadir="$DIR/$name" --port="$port" --bind-address=127.0.0.1 \
     --socket="$DIR/$name.sock" --pid-file="$DIR/$name.pid" --log-error="$DIR/$name.err" --server-id="$id" \
     --innodb-buffer-pool-size=64M --innodb-log-file-size=48M --max-connections=200 --gtid-strict-mode=1 \
-    --binlog-format=ROW --log-bin-trust-function-creators=ON --character-set-server=utf8mb4 \
+    --binlog-format=ROW --character-set-server=utf8mb4 \
     --collation-server=utf8mb4_unicode_ci "$@" &
   wait_for 60 sql "$name" 'SELECT 1' || {
     say "$name did not start; see $DIR/$name.err"

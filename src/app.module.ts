@@ -76,8 +76,7 @@ export class AppModule implements NestModule {
           pinoHttp: { level: config.log.level },
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () =>
-            resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true, joinedStatements: true }),
+          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options as DataSourceOptions).initialize();

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
 import { freeSlug } from '../src/common/sql/free-slug.js';
-import { insertNumberedRows } from '../src/common/sql/plain-rows.js';
 import { LoginFailureEntity } from '../src/limits/login-failure.entity.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -112,7 +111,7 @@ describe('concurrent writes', () => {
     expect(await choose('commit')).toEqual(['held-night', 'held-night-2', 'held-night', 'held-night-3']);
   });
 
-  it('answers the ids the database gave rows inserted together, while other writers insert too', async () => {
+  it('answers the ids the database gave rows inserted in one statement, while other writers insert too', async () => {
     const dataSource = t.app.get(DataSource);
     const batches = await Promise.all(
       Array.from({ length: 12 }, async (_, writer) => {
@@ -121,7 +120,8 @@ describe('concurrent writes', () => {
           loginKey: 'numbered',
           failedUtc: '2020-01-01 00:00:00',
         }));
-        return { rows, ids: await insertNumberedRows(dataSource.manager, LoginFailureEntity, rows) };
+        const { identifiers } = await dataSource.manager.insert(LoginFailureEntity, rows);
+        return { rows, ids: identifiers.map((identifier) => Number(identifier.id)) };
       }),
     );
     const stored = new Map(

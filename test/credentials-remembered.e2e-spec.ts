@@ -22,10 +22,10 @@ describe('credentials remembered by a process', () => {
     t = await startTestApp(limits);
     other = await startTestApp(limits, { sharing: t });
     const auth = t.app.get(AuthService);
-    const passwordsQuery = auth.passwordsQuery.bind(auth);
-    auth.passwordsQuery = (login) => {
+    const passwordsOf = auth.passwordsOf.bind(auth);
+    auth.passwordsOf = (login) => {
       fullChecks++;
-      return passwordsQuery(login);
+      return passwordsOf(login);
     };
   }, 60_000);
   afterAll(async () => {

@@ -15,11 +15,4 @@ export class DataVersionEntity {
   /** Moved by every write but those that leave the rows an event's answer embeds alone (`DataVersionService`). */
   @Column({ type: 'bigint', name: 'embedded_version' })
   embeddedVersion: string;
-
-  /**
-   * How many webhook subscriptions are active, kept by the database's triggers (migration
-   * `LinksInEventRow`); read by the writes' snapshot probe, never written through the entity.
-   */
-  @Column({ type: 'int', name: 'active_webhooks', default: 0, select: false, insert: false, update: false })
-  activeWebhooks?: number;
 }

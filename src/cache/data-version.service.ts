@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
-import { holdForCommit, type StatementRead } from '../common/sql/together.js';
+import { DataVersionEntity } from './data-version.entity.js';
 import { freshReads } from './fresh-reads.js';
 
 /** The move of every write: the data version and the version of the rows events embed. */
@@ -44,27 +44,14 @@ export class DataVersionService {
   });
 
   /**
-   * Moves the version on with the commit of the caller's transaction, in its last round trip (the
-   * version and the write become visible together); false when the connection cannot, and the
-   * caller then calls {@link bump} after the commit (which moves both versions). With
-   * `embeddedRowsWritten` false the caller vouches that its transaction changed no row of venues,
-   * organizers, categories or tags (nor a term's count): the version of those rows stays.
-   */
-  bumpWithCommit(manager: EntityManager, embeddedRowsWritten = true): boolean {
-    return holdForCommit(manager, { sql: embeddedRowsWritten ? BUMP : BUMP_LEAVING_EMBEDDED });
-  }
-
-  /**
    * The version of the rows events embed, to read in a transaction before reading those rows in
    * it: rows read after it are at least as new as what it stands for, and a process may reuse them
    * for as long as it reads the same value (`events/embedded-rows-cache.ts`). A write moves it in
    * the transaction that changes such rows, or right after its commit (before it is answered).
    */
-  embeddedVersionQuery(): StatementRead<string> {
-    return {
-      statement: { sql: 'SELECT embedded_version FROM data_version WHERE id = 1' },
-      read: (result) => String((result as Array<{ embedded_version: string | number }>)[0]?.embedded_version ?? '0'),
-    };
+  async embeddedVersion(manager: EntityManager): Promise<string> {
+    const row = await manager.findOne(DataVersionEntity, { select: { embeddedVersion: true }, where: { id: 1 } });
+    return String(row?.embeddedVersion ?? '0');
   }
 
   /** A value computed once per data version (term counts, term lists). */

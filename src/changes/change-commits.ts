@@ -10,32 +10,37 @@ import type {
   TransactionRollbackEvent,
   TransactionStartEvent,
 } from 'typeorm';
-import type { StatementRead } from '../common/sql/together.js';
 
 /** Where a transaction keeps what it recorded (`QueryRunner.data`, TypeORM's own per-connection bag). */
 const RECORDED = Symbol('changes-recorded');
 const HOOKS = Symbol('change-hooks');
+/** How deep the runner's transactions nest, counted by {@link ChangeCommits} from the transaction events. */
+const DEPTH = Symbol('transaction-depth');
 
 /** What `recordingChanges` may ask of the transaction it runs in (see {@link ChangeCommits}). */
 export interface ChangeHooks {
   /** The last states of records about to be removed for good, as snapshots (JSON), by id. */
   lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>>;
-  /** Whether snapshots are wanted, as a statement to read ahead with a write's others (see `ChangeSnapshots`). */
-  snapshotProbe(manager: EntityManager): StatementRead<void> | null;
-  /** True when the commit of the transaction sends nothing before its `COMMIT`: no snapshot is wanted, as the probe read ahead says. */
-  quietCommit(manager: EntityManager): boolean;
 }
 
 /** Work to do inside a transaction that recorded changes, just before it commits (snapshots). */
 export type BeforeCommit = (manager: EntityManager, changeIds: readonly string[]) => Promise<void>;
 
-/** How deep the runner's transactions nest (TypeORM keeps it protected; every driver used here has it). */
-function depth(runner: QueryRunner): number {
-  return (runner as unknown as { transactionDepth: number }).transactionDepth;
-}
-
 function bag(runner: QueryRunner | undefined): Record<symbol, unknown> | undefined {
   return runner?.data as Record<symbol, unknown> | undefined;
+}
+
+/** How deep the runner's transactions nest now (0 outside any). */
+function depthOf(runner: QueryRunner): number {
+  return (bag(runner)?.[DEPTH] as number | undefined) ?? 0;
+}
+
+/** Notes the end of the runner's innermost transaction; answers how deep it still is. */
+function ended(runner: QueryRunner): number {
+  const data = bag(runner);
+  const depth = Math.max(0, depthOf(runner) - 1);
+  if (data) data[DEPTH] = depth;
+  return depth;
 }
 
 /** Notes the change rows a transaction inserted (called by `recordingChanges`). */
@@ -95,18 +100,20 @@ export class ChangeCommits implements EntitySubscriberInterface, OnModuleInit {
 
   afterTransactionStart(event: TransactionStartEvent): void {
     const data = bag(event.queryRunner);
-    if (data && this.hooks) data[HOOKS] = this.hooks;
+    if (!data) return;
+    data[DEPTH] = depthOf(event.queryRunner) + 1;
+    if (this.hooks) data[HOOKS] = this.hooks;
   }
 
   async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
-    if (depth(event.queryRunner) !== 1) return;
+    if (depthOf(event.queryRunner) !== 1) return;
     const ids = bag(event.queryRunner)?.[RECORDED] as string[] | undefined;
     if (!ids?.length) return;
     for (const work of this.beforeCommit) await work(event.manager, ids);
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
-    if (depth(event.queryRunner) !== 0) return;
+    if (ended(event.queryRunner) > 0) return;
     const data = bag(event.queryRunner);
     const recorded = (data?.[RECORDED] as string[] | undefined)?.length ?? 0;
     if (data) delete data[RECORDED];
@@ -126,7 +133,7 @@ export class ChangeCommits implements EntitySubscriberInterface, OnModuleInit {
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (depth(event.queryRunner) !== 0) return;
+    if (ended(event.queryRunner) > 0) return;
     const data = bag(event.queryRunner);
     if (data) delete data[RECORDED];
   }

@@ -2,8 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { insertNumberedRows, insertStatement, numberedIds } from '../common/sql/plain-rows.js';
-import type { Statement, StatementRead } from '../common/sql/together.js';
 import { changeHooks, noteRecorded } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
@@ -93,12 +91,19 @@ export async function recordingChanges<T>(
   const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
   const result = await work();
   const after = creation?.states ?? (await readStates(manager, kind, ids));
-  const rows = changeRows(kind, ids, before, after, declared, lastStates);
-  for (let start = 0; start < rows.length; start += 500) {
-    const chunk = rows.slice(start, start + 500);
-    noteRecorded(manager, (await insertNumberedRows(manager, ChangeEntity, chunk)).map(String));
-  }
+  await insertChanges(manager, changeRows(kind, ids, before, after, declared, lastStates));
   return result;
+}
+
+/** Inserts change rows, 500 per statement, and notes them for the commit (snapshots, listeners). */
+async function insertChanges(manager: EntityManager, rows: Array<Partial<ChangeEntity>>): Promise<void> {
+  for (let start = 0; start < rows.length; start += 500) {
+    const { identifiers } = await manager.insert(ChangeEntity, rows.slice(start, start + 500));
+    noteRecorded(
+      manager,
+      identifiers.map((identifier) => String(identifier.id)),
+    );
+  }
 }
 
 /** One change row per record of `ids` that existed before or after (see {@link recordingChanges}). */
@@ -136,31 +141,17 @@ function changeRows(
 }
 
 /**
- * The changes of records created with the given states (at most 500), as one statement to send
- * with the write's other statements (`runTogether`); `read` takes that statement's result once it
- * ran and notes the change rows for the commit, as {@link recordingChanges} does.
+ * Logs the changes of records whose states before and after a write the caller knows (it read the
+ * rows under lock and wrote them itself, or created them): one change per record of either map,
+ * with nothing read.
  */
-export function creationChanges(manager: EntityManager, kind: ChangeKind, states: ReadonlyMap<number, RecordState>): StatementRead<void> {
-  return knownChanges(manager, kind, new Map(), states);
-}
-
-/**
- * The changes of records whose states before and after a write the caller knows (it read the rows
- * under lock and wrote them itself), as {@link creationChanges} does for new records: one change
- * per record of either map, at most 500.
- */
-export function knownChanges(
+export async function recordKnownChanges(
   manager: EntityManager,
   kind: ChangeKind,
   before: ReadonlyMap<number, RecordState>,
   after: ReadonlyMap<number, RecordState>,
-): StatementRead<void> {
-  const rows = changeRows(kind, [...new Set([...before.keys(), ...after.keys()])], before, after, undefined, new Map());
-  if (rows.length === 0 || rows.length > 500) throw new Error(`knownChanges takes 1 to 500 records, not ${rows.length}`);
-  return {
-    statement: insertStatement(manager, ChangeEntity, rows) as Statement,
-    read: (result) => noteRecorded(manager, numberedIds(manager, ChangeEntity, rows.length, result).map(String)),
-  };
+): Promise<void> {
+  await insertChanges(manager, changeRows(kind, [...new Set([...before.keys(), ...after.keys()])], before, after, undefined, new Map()));
 }
 
 /**

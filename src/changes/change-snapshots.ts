@@ -1,8 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager, QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import type { Statement, StatementRead } from '../common/sql/together.js';
 import { Editions } from '../editions/editions.js';
 import { ChangeCommits, type ChangeHooks } from './change-commits.js';
 import type { ChangeKind } from './change-recording.js';
@@ -19,6 +18,9 @@ interface StoredSnapshot {
   data: unknown;
 }
 
+/** Whether snapshots are wanted now, asked inside the committing transaction. */
+export type SnapshotProbe = (manager: EntityManager) => Promise<boolean>;
+
 /** Whom the snapshots are rendered for: an administrator sees every field of every record. */
 const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
 
@@ -27,8 +29,7 @@ const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
  * for the webhooks. Taken in the change's own transaction, just before it commits (so the snapshot
  * shows exactly that write, whatever later writes do); for a permanent deletion, just before the
  * record goes. Taken only while someone wants it (a probe registered by the webhooks: an active
- * subscription exists), so writes without listeners pay one small query (sent with the write's
- * rows where the write reads it ahead, `snapshotProbe`).
+ * subscription exists), so writes without listeners pay one small query before their commit.
  *
  * Platform code cannot know the resources: each resource registers its {@link ChangeRenderer}.
  * Snapshots are written in the default edition; {@link ChangeSnapshots.read} rebases their URLs onto
@@ -37,10 +38,8 @@ const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
 @Injectable()
 export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   private readonly renderers = new Map<string, ChangeRenderer>();
-  /** Statements that return a row while snapshots are wanted. */
-  private readonly probes: Statement[] = [];
-  /** What the probes answered, read ahead by a transaction with its other statements (by query runner). */
-  private readonly probed = new WeakMap<QueryRunner, boolean>();
+  /** Each answers true while snapshots are wanted. */
+  private readonly probes: SnapshotProbe[] = [];
 
   constructor(
     private readonly commits: ChangeCommits,
@@ -56,42 +55,15 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
     this.renderers.set(kind, renderer);
   }
 
-  /** Snapshots are taken when any of these statements returns a row (asked once per committing transaction). */
-  wantedWhen(probe: Statement): void {
+  /** Snapshots are taken while any probe answers true (asked once per committing transaction). */
+  wantedWhen(probe: SnapshotProbe): void {
     this.probes.push(probe);
   }
 
-  /**
-   * The probes as one statement a write may send with its other statements (`runTogether`), and
-   * `read`, which saves the transaction's commit from asking again; null when nothing is probed.
-   */
-  snapshotProbe(manager: EntityManager): StatementRead<void> | null {
-    const runner = manager.queryRunner;
-    if (!runner || this.takesNone()) return null;
-    return {
-      statement: this.probeStatement(),
-      read: (result) => void this.probed.set(runner, (result as unknown[]).length > 0),
-    };
-  }
-
-  quietCommit(manager: EntityManager): boolean {
-    if (this.takesNone()) return true;
-    const runner = manager.queryRunner;
-    return runner !== undefined && this.probed.get(runner) === false;
-  }
-
-  /** No snapshot can be wanted: nothing is probed, or no kind of record can be rendered. */
-  private takesNone(): boolean {
-    return this.probes.length === 0 || this.renderers.size === 0;
-  }
-
-  private probeStatement(): Statement {
-    return this.probes.length === 1
-      ? this.probes[0]
-      : {
-          sql: this.probes.map((probe) => `(${probe.sql})`).join(' UNION ALL '),
-          parameters: this.probes.flatMap((probe) => probe.parameters ?? []),
-        };
+  private async wanted(manager: EntityManager): Promise<boolean> {
+    if (this.renderers.size === 0) return false;
+    for (const probe of this.probes) if (await probe(manager)) return true;
+    return false;
   }
 
   /** The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind. */
@@ -131,15 +103,7 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   }
 
   private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
-    if (this.takesNone()) return;
-    const runner = manager.queryRunner;
-    let wanted = runner ? this.probed.get(runner) : undefined;
-    if (runner) this.probed.delete(runner);
-    if (wanted === undefined) {
-      const { sql, parameters } = this.probeStatement();
-      wanted = (await manager.query<unknown[]>(sql, parameters)).length > 0;
-    }
-    if (!wanted) return;
+    if (!(await this.wanted(manager))) return;
     const ids = [...new Set(changeIds.map(Number))];
     const rendered = new Map<string, string | null>();
     for (const chunk of idChunks(ids)) {

@@ -39,16 +39,11 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
 export interface DataSourceUse {
   /** The read replicas of `DATABASE_REPLICA_URLS` join as TypeORM's replication set. */
   replicas?: boolean;
-  /**
-   * MySQL/MariaDB connections accept several statements per query, which `runTogether` sends (one
-   * round trip for a write's rows). Only where the database guard refuses every other text with a `;`.
-   */
-  joinedStatements?: boolean;
 }
 
 /**
  * `extensions`: tables of extension modules (see `common/extensions/extension-tables.ts`), after the
- * core's own. `use`: see {@link DataSourceUse} (the primary alone and one statement per query otherwise).
+ * core's own. `use`: see {@link DataSourceUse} (the primary alone otherwise).
  */
 export function dataSourceOptions(database: DatabaseConfig, extensions: ExtensionTables = {}, use: DataSourceUse = {}): DataSourceOptions {
   const common = {
@@ -106,9 +101,6 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
       // mysql2 would capture a stack trace for every query to decorate a possible error with the
       // caller's frames: about 6 % of a busy server's CPU under writes (docs/PERFORMANCE.md).
       trace: false,
-      // several statements per query, for `runTogether` only: the guard refuses any other text with a
-      // `;` before it is sent (database-guard.ts), so this opens nothing to a value pasted into SQL
-      multipleStatements: use.joinedStatements === true,
     },
   };
 }

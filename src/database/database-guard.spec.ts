@@ -1,13 +1,5 @@
 import { isDatabaseUnavailable } from '../common/errors/db-errors.js';
-import mysql from 'mysql2';
-import {
-  DatabaseGuard,
-  formatOnlyWithValues,
-  type GuardedConnection,
-  type GuardedPool,
-  serverTimeLimit,
-  shareTheWrapper,
-} from './database-guard.js';
+import { DatabaseGuard, type GuardedConnection, type GuardedPool, serverTimeLimit, shareTheWrapper } from './database-guard.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
@@ -302,53 +294,5 @@ describe('shareTheWrapper', () => {
     const conn: GuardedConnection = { query: () => undefined, destroy: () => undefined, release: () => undefined };
     shareTheWrapper(conn);
     expect(conn.promise).toBeUndefined();
-  });
-});
-
-describe('formatOnlyWithValues', () => {
-  /** A connection whose `format` is mysql2's formatting, with the calls it got. */
-  function connection(config: GuardedConnection['config'] = {}) {
-    const calls: unknown[][] = [];
-    const conn: GuardedConnection = {
-      query: () => undefined,
-      destroy: () => undefined,
-      release: () => undefined,
-      config,
-      format(sql: string, values?: unknown) {
-        calls.push([sql, values]);
-        return mysql.format(sql, values as Parameters<typeof mysql.format>[1], false, 'Z');
-      },
-    };
-    return { conn, calls };
-  }
-  const texts = [
-    'SELECT 1',
-    "SELECT '?' AS mark, `a?b` FROM t WHERE x = 1",
-    'START TRANSACTION;\nSELECT id FROM events WHERE id = 3 FOR UPDATE;\nUPDATE data_version SET version = version + 1 WHERE id = 1',
-  ];
-
-  it('keeps a text sent without values as it is, without reading it, as mysql2 would have answered it', () => {
-    const { conn, calls } = connection();
-    formatOnlyWithValues(conn);
-    for (const sql of texts) expect(conn.format?.(sql, [])).toBe(mysql.format(sql, [], false, 'Z'));
-    expect(calls).toEqual([]);
-  });
-
-  it('formats a text with values as before', () => {
-    const { conn, calls } = connection();
-    formatOnlyWithValues(conn);
-    expect(conn.format?.('SELECT * FROM events WHERE id = ? AND title = ?', [7, "it's"])).toBe(
-      "SELECT * FROM events WHERE id = 7 AND title = 'it\\'s'",
-    );
-    expect(calls).toHaveLength(1);
-  });
-
-  it('leaves a connection with named placeholders or its own formatting alone', () => {
-    for (const config of [{ namedPlaceholders: true }, { queryFormat: () => '' }]) {
-      const { conn } = connection(config);
-      const own = conn.format;
-      formatOnlyWithValues(conn);
-      expect(conn.format).toBe(own);
-    }
   });
 });

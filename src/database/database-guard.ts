@@ -1,6 +1,4 @@
 import { DatabaseUnavailableError, isDatabaseUnavailable, isDatabaseUnreachable } from '../common/errors/db-errors.js';
-import { isJoinedStatements } from '../common/sql/together.js';
-import { deferTransactionStarts } from './deferred-begin.js';
 
 type Callback = (error: Error | null, ...results: unknown[]) => void;
 
@@ -11,9 +9,6 @@ export interface GuardedConnection {
   release(): void;
   /** mysql2's promise wrapper of the connection (TypeORM asks for it before every query). */
   promise?: (promiseImpl?: unknown) => unknown;
-  /** mysql2's formatting of a query's `?` values into its text, run on every query. */
-  format?: (sql: string, values?: unknown, namedPlaceholders?: unknown) => string;
-  config?: { multipleStatements?: boolean; namedPlaceholders?: unknown; queryFormat?: unknown };
 }
 
 /**
@@ -28,21 +23,6 @@ export function shareTheWrapper(connection: GuardedConnection): void {
   let shared: unknown;
   connection.promise = (promiseImpl?: unknown) =>
     promiseImpl === undefined ? (shared ??= build.call(connection)) : build.call(connection, promiseImpl);
-}
-
-/**
- * mysql2 formats every query's text with its values, and with none (an empty list) still reads the
- * whole text for a `?`, to leave it as it is: a joined write of a few kilobytes is read that way
- * once more after `runTogether` formatted each of its statements (about 12 µs of a title update's
- * CPU, docs/PERFORMANCE.md). A query without values keeps its text here without that reading; one with
- * values is formatted as before. Left alone when the connection has its own formatting or named
- * placeholders, which may read a text without values too.
- */
-export function formatOnlyWithValues(connection: GuardedConnection): void {
-  const format = connection.format;
-  if (typeof format !== 'function' || connection.config?.namedPlaceholders || connection.config?.queryFormat) return;
-  connection.format = (sql, values, namedPlaceholders) =>
-    Array.isArray(values) && values.length === 0 && !namedPlaceholders ? sql : format.call(connection, sql, values, namedPlaceholders);
 }
 
 /**
@@ -164,11 +144,8 @@ export class DatabaseGuard {
         const born = this.generations.get(connection);
         if (born === undefined) {
           this.generations.set(connection, this.generation);
-          // inside the guard: the guard checks and bounds what the app sends, this joins it to a held start
-          deferTransactionStarts(connection, isJoinedStatements);
           this.guardQueries(connection);
           shareTheWrapper(connection);
-          formatOnlyWithValues(connection);
           if (this.settings.sessionSql) return this.prepare(connection, this.settings.sessionSql, finish);
         } else if (born < this.generation) {
           // opened before the database was last marked down: its socket may be silent or half-open
@@ -205,11 +182,6 @@ export class DatabaseGuard {
       if (typeof args[last] !== 'function') return query(...args);
       const callback = args[last] as Callback;
       const sql = sqlOf(args[0]);
-      if (sql.includes(';') && !isJoinedStatements(sql)) {
-        // the pool accepts several statements per query for `runTogether` alone
-        process.nextTick(() => callback(new Error('Several statements in one query are only sent by runTogether')));
-        return undefined;
-      }
       if (this.discarded.has(connection)) {
         // the server rolls back what the connection had open; that is no sign of an outage
         process.nextTick(() => callback(discarded()));

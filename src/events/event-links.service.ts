@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertStatement } from '../common/sql/plain-rows.js';
-import type { Statement } from '../common/sql/together.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { CategoriesService } from '../categories/categories.service.js';
 import { TagsService } from '../tags/tags.service.js';
@@ -51,8 +49,7 @@ export class EventLinksService {
     const ids = await this.resolveOrganizers(plan, user, manager);
     if (!plan.organizers) return ids;
     if (!isCreate) await manager.delete(EventOrganizerEntity, { eventId });
-    const statement = this.organizerLinks(eventId, ids, manager);
-    if (statement) await manager.query(statement.sql, statement.parameters);
+    await this.insertOrganizerLinks(eventId, ids, manager);
     return ids;
   }
 
@@ -66,10 +63,10 @@ export class EventLinksService {
     return ids;
   }
 
-  /** The statement linking a new event to organizers in order, or null for none. */
-  organizerLinks(eventId: number, ids: number[], manager: EntityManager): Statement | null {
-    return insertStatement(
-      manager,
+  /** Links an event to organizers, in order. */
+  async insertOrganizerLinks(eventId: number, ids: number[], manager: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.insert(
       EventOrganizerEntity,
       ids.map((organizerId, position) => ({ eventId, organizerId, position })),
     );
@@ -87,18 +84,13 @@ export class EventLinksService {
     return terms;
   }
 
+  /** Links an event to terms of one taxonomy. */
   async insertTermLinks(eventId: number, service: CategoriesService | TagsService, ids: number[], manager: EntityManager): Promise<void> {
-    const statement = this.termLinks(eventId, service, ids);
-    if (statement) await manager.query(statement.sql, statement.parameters);
-  }
-
-  /** The statement linking an event to terms of one taxonomy, or null for none. */
-  termLinks(eventId: number, service: CategoriesService | TagsService, ids: number[]): Statement | null {
-    if (ids.length === 0) return null;
+    if (ids.length === 0) return;
     const { joinTable, joinColumn } = service.definition;
-    return {
-      sql: `INSERT INTO ${joinTable} (event_id, ${joinColumn}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
-      parameters: ids.flatMap((termId) => [eventId, termId]),
-    };
+    await manager.query(
+      `INSERT INTO ${joinTable} (event_id, ${joinColumn}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+      ids.flatMap((termId) => [eventId, termId]),
+    );
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findRowsIn, rowsInQuery } from '../common/sql/plain-rows.js';
+import { findIn } from '../common/sql/find-in.js';
 import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import { canWriteItem } from '../common/auth/permissions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
@@ -13,8 +13,7 @@ import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { termLinksOfEvents, termLinksQuery, type TermLink } from '../terms/term-assignments.js';
-import type { StatementBatch, StatementRead } from '../common/sql/together.js';
+import { termLinksOfEvents, type TermLink } from '../terms/term-assignments.js';
 import type { AnyTerm } from '../terms/term-tree.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -38,7 +37,7 @@ export interface KnownEventLinks {
 export class EventPayloadsService {
   private readonly settings: Omit<EventMapperSettings, 'api'>;
   /** Rows of venues, organizers and terms that event writes of this process read for their answers. */
-  private readonly embeddedRows = new EmbeddedRowsCache();
+  private readonly embeddedRowsKept = new EmbeddedRowsCache();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -89,11 +88,11 @@ export class EventPayloadsService {
     const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
     const rows = known?.rows;
     const [venues, organizers, categories, tags, series] = await Promise.all([
-      rows?.venues ?? findRowsIn(runner, VenueEntity, 'id', venueIds),
-      rows?.organizers ?? findRowsIn(runner, OrganizerEntity, 'id', organizerIds),
+      rows?.venues ?? findIn(runner, VenueEntity, venueIds),
+      rows?.organizers ?? findIn(runner, OrganizerEntity, organizerIds),
       this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks, rows?.categories),
       this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks, rows?.tags),
-      findRowsIn(runner, EventSeriesEntity, 'id', seriesIds),
+      findIn(runner, EventSeriesEntity, seriesIds),
     ]);
     const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));
     const images = await this.images.payloads(
@@ -139,19 +138,17 @@ export class EventPayloadsService {
 
   /**
    * The rows the answer of a write embeds for the event it stored (its venue, organizers,
-   * categories and tags, as the write's transaction sees them), as reads to add to the write's own
-   * statements; `rows` is filled as their results are read, for {@link of}'s `known.rows`. With
-   * `embeddedAt`, the version of such rows the transaction read before (and a write that leaves
-   * them as they are), rows this process kept at that version serve instead, with no statement,
-   * and those read are kept at it ({@link EmbeddedRowsCache}).
+   * categories and tags, as the write's transaction sees them), for {@link of}'s `known.rows`.
+   * `embeddedAt`: the version of such rows the transaction read before (see
+   * `DataVersionService.embeddedVersion`): rows this process kept at that version serve instead,
+   * with no statement, and those read are kept at it ({@link EmbeddedRowsCache}).
    */
-  embeddedRowsQueries(
+  async embeddedRows(
     manager: EntityManager,
     venueId: number | null,
     links: Pick<KnownEventLinks, 'organizers' | 'categories' | 'tags'>,
-    batch: StatementBatch,
-    embeddedAt: string | null = null,
-  ): EmbeddedRows {
+    embeddedAt: string,
+  ): Promise<EmbeddedRows> {
     const termIds = (list: Array<{ termId: number }>) => [...new Set(list.map((link) => Number(link.termId)))];
     const ids: Record<EmbeddedKind, number[]> = {
       venues: venueId !== null ? [venueId] : [],
@@ -159,35 +156,22 @@ export class EventPayloadsService {
       categories: termIds(links.categories),
       tags: termIds(links.tags),
     };
-    const kept = embeddedAt === null ? null : this.embeddedRows.find(embeddedAt, ids);
+    const kept = this.embeddedRowsKept.find(embeddedAt, ids);
     if (kept) return kept;
-    const rows: EmbeddedRows = { venues: [], organizers: [], categories: [], tags: [] };
-    const reading =
-      <K extends EmbeddedKind>(kind: K) =>
-      (found: EmbeddedRows[K]) => {
-        rows[kind] = found;
-        if (embeddedAt !== null) this.embeddedRows.keep(embeddedAt, kind, found);
-      };
-    batch.read(rowsInQuery(manager, VenueEntity, 'id', ids.venues), reading('venues'));
-    batch.read(rowsInQuery(manager, OrganizerEntity, 'id', ids.organizers), reading('organizers'));
-    batch.read(rowsInQuery(manager, this.categories.definition.entity, 'id', ids.categories), reading('categories'));
-    batch.read(rowsInQuery(manager, this.tags.definition.entity, 'id', ids.tags), reading('tags'));
+    const rows: EmbeddedRows = {
+      venues: await findIn(manager, VenueEntity, ids.venues),
+      organizers: await findIn(manager, OrganizerEntity, ids.organizers),
+      categories: await findIn(manager, this.categories.definition.entity, ids.categories),
+      tags: await findIn(manager, this.tags.definition.entity, ids.tags),
+    };
+    for (const kind of ['venues', 'organizers', 'categories', 'tags'] as const) this.embeddedRowsKept.keep(embeddedAt, kind, rows[kind]);
     return rows;
   }
 
   /** The organizer links (in order) and both taxonomies' term links of events. */
-  private async linksOf(runner: EntityManager, ids: number[]): Promise<KnownEventLinks> {
+  async linksOf(runner: EntityManager, ids: number[]): Promise<KnownEventLinks> {
     const [organizers, categories, tags] = await termLinksOfEvents(runner, this.linkTables(), ids, ORGANIZER_POSITION);
     return knownLinks(organizers, categories, tags);
-  }
-
-  /**
-   * The links of {@link linksOf} for at most a thousand events, as a statement to send with others
-   * (`runTogether`) and the reading of its result.
-   */
-  linksQuery(ids: number[]): StatementRead<KnownEventLinks> {
-    const query = termLinksQuery(this.linkTables(), ids, ORGANIZER_POSITION);
-    return { statement: query.statement, read: (result) => knownLinks(...(query.read(result) as [TermLink[], TermLink[], TermLink[]])) };
   }
 
   private linkTables() {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { findBySlug } from '../common/sql/find-by-slug.js';
-import { findRowsIn } from '../common/sql/plain-rows.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { canReadItem } from '../common/auth/permissions.js';
@@ -55,8 +54,7 @@ export class EventReadsService {
   /** The event with this id, in any status; null for an id that is no event's (or no id at all). */
   async eventById(id: number): Promise<EventEntity | null> {
     if (!isRowId(id)) return null;
-    const [event] = await findRowsIn(this.dataSource.manager, EventEntity, 'id', [id]);
-    return event ?? null;
+    return this.dataSource.manager.findOneBy(EventEntity, { id });
   }
 
   /** Whether `id` is an event that is not in the trash. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import type { Statement } from '../common/sql/together.js';
 import { EventEntity } from './event.entity.js';
 
 /** Taxonomies whose stored counts follow the events' links: term table, link table, its term column. */
@@ -42,15 +41,22 @@ export async function termContribution(manager: EntityManager, eventIds: number[
 /**
  * Moves the stored counts by `after - before` per term, inside the caller's transaction. Terms are
  * updated in one order (taxonomy, then id) so that concurrent writers take their row locks alike;
- * terms with no change are not touched.
+ * terms with no change are not touched. Answers whether any count moved.
  */
-export async function moveTermCounts(manager: EntityManager, before: TermContribution, after: TermContribution): Promise<void> {
-  for (const { sql, parameters } of termCountStatements(manager, before, after)) await manager.query(sql, parameters);
+export async function moveTermCounts(manager: EntityManager, before: TermContribution, after: TermContribution): Promise<boolean> {
+  const statements = termCountStatements(manager, before, after);
+  for (const { sql, parameters } of statements) await manager.query(sql, parameters);
+  return statements.length > 0;
+}
+
+/** One statement with its `?` parameters. */
+interface Statement {
+  sql: string;
+  parameters: unknown[];
 }
 
 /**
- * The statements of {@link moveTermCounts}, in its order, to send with others (`runTogether`): one
- * per taxonomy whose counts move. Several terms of a taxonomy are moved by one statement whose
+ * The statements of {@link moveTermCounts}, in its order: one per taxonomy whose counts move. Several terms of a taxonomy are moved by one statement whose
  * `CASE` gives each its change; the server reads their rows in the order of their ids (the primary
  * key), the order a statement per term would have taken.
  */

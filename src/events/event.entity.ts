@@ -103,20 +103,6 @@ export class EventEntity extends PublishableEntity {
   @Column({ name: 'custom_fields', type: 'text', nullable: true, transformer: jsonTextTransformer })
   customFields: Record<string, string> | null;
 
-  /**
-   * The event's links, kept in its row by the database's triggers (migration `LinksInEventRow`), for
-   * the single-event writes that read them with the locked row (`events/event-link-columns.ts`):
-   * never read, inserted or updated through the entity, which would write a copy that may be old.
-   */
-  @Column({ name: 'organizer_links', type: 'text', nullable: true, select: false, insert: false, update: false })
-  organizerLinks?: string | null;
-
-  @Column({ name: 'category_links', type: 'text', nullable: true, select: false, insert: false, update: false })
-  categoryLinks?: string | null;
-
-  @Column({ name: 'tag_links', type: 'text', nullable: true, select: false, insert: false, update: false })
-  tagLinks?: string | null;
-
   @ManyToMany(() => CategoryEntity)
   @JoinTable({
     name: 'event_categories',

@@ -9,6 +9,7 @@ import { EventSeriesEntity } from './series/event-series.entity.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesReadsService } from './series/series-reads.service.js';
 import { SeriesScopesService } from './series/series-scopes.service.js';
+import { SeriesWritesService } from './series/series-writes.service.js';
 import { SeriesUpdatesService } from './series/series-updates.service.js';
 import { SeriesHorizonJob } from './series/series-horizon.job.js';
 import { SeriesController } from './series/series.controller.js';
@@ -44,6 +45,7 @@ import { EventsService } from './events.service.js';
     SeriesReadsService,
     SeriesUpdatesService,
     SeriesScopesService,
+    SeriesWritesService,
     SeriesHorizonJob,
     EventListService,
     EventReadsService,

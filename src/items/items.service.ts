@@ -7,9 +7,7 @@ import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
-import { freeSlug, suffixedSlugRowsQuery } from '../common/sql/free-slug.js';
-import type { StatementRead } from '../common/sql/together.js';
-import { numberedIds } from '../common/sql/plain-rows.js';
+import { freeSlug } from '../common/sql/free-slug.js';
 import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService, VersionedValues } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
@@ -66,24 +64,12 @@ export class ItemsService {
     return this.totals.get(JSON.stringify([sql, parameters]), () => builder.getCount());
   }
 
-  /**
-   * The id of a new item of `kind` allocated together with other statements (`runTogether`): the
-   * allocating statement, and the reading of the id from its result. See {@link allocateIds}.
-   */
-  idQuery(manager: EntityManager, kind: ItemKind): StatementRead<number> {
-    return {
-      statement: { sql: 'INSERT INTO item_ids (kind) VALUES (?)', parameters: [kind] },
-      read: (result) => numberedIds(manager, ItemIdEntity, 1, result)[0],
-    };
-  }
-
   /** The base a new item's slug is made of (see {@link slugFor}), when it does not depend on its id. */
   slugBase(wanted: string | undefined, name: string): string {
     return wanted !== undefined ? sanitizeSlug(wanted) : sanitizeSlug(name);
   }
 
   async allocateId(manager: EntityManager, kind: ItemKind): Promise<number> {
-    // one plain INSERT, as for many ids: `save` would run the whole persistence machinery for one column
     const [id] = await this.allocateIds(manager, kind, 1);
     return id;
   }
@@ -96,12 +82,11 @@ export class ItemsService {
   async allocateIds(manager: EntityManager, kind: ItemKind, count: number): Promise<number[]> {
     const ids: number[] = [];
     for (let left = count; left > 0; left -= 500) {
-      const n = Math.min(500, left);
-      const result: unknown = await manager.query(
-        `INSERT INTO item_ids (kind) VALUES ${Array(n).fill('(?)').join(', ')}`,
-        Array(n).fill(kind),
+      const { identifiers } = await manager.insert(
+        ItemIdEntity,
+        Array.from({ length: Math.min(500, left) }, () => ({ kind })),
       );
-      ids.push(...numberedIds(manager, ItemIdEntity, n, result));
+      ids.push(...identifiers.map((identifier) => Number(identifier.id)));
     }
     return ids;
   }
@@ -149,17 +134,9 @@ export class ItemsService {
     return freeSlug(manager, table, this.trashedSlugBase(slug), id);
   }
 
-  /** What {@link trashedSlug} makes free in its table (a write may read its rows ahead, `slugRowsQuery`). */
+  /** What {@link trashedSlug} makes free in its table. */
   trashedSlugBase(slug: string): string {
     return `${withoutTrashSuffix(slug)}${TRASH_SUFFIX}`;
-  }
-
-  /**
-   * The rows {@link trashedSlug} reads for the row `id` of `table`, as a statement sent with the
-   * one that locks that row, before its slug is known (`suffixedSlugRowsQuery`).
-   */
-  trashedSlugRowsQuery(manager: EntityManager, table: string, id: number): StatementRead<void> {
-    return suffixedSlugRowsQuery(manager, table, id, TRASH_SUFFIX);
   }
 
   /** The slug an item gets back when restored from the trash (suffixed if taken meanwhile). */
@@ -212,26 +189,17 @@ export class ItemsService {
 
   /**
    * After a committed write: cached answers and per-version values are stale (the answer to the
-   * write itself is built from fresh data), and scheduled items must be checked again. `bumped`:
-   * the version moved with the commit already ({@link bumpWithCommit}). `embeddedRowsWritten`
-   * false: the write vouches that it changed no venue, organizer or term row.
+   * write itself is built from fresh data), and scheduled items must be checked again.
+   * `embeddedRowsWritten` false: the write vouches that it changed no venue, organizer or term row
+   * (nor a term's count).
    */
-  async dataChanged(bumped = false, embeddedRowsWritten = true): Promise<void> {
+  async dataChanged(embeddedRowsWritten = true): Promise<void> {
     this.nextCheckAt = 0;
-    if (!bumped) await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
+    await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
   }
 
-  /**
-   * Moves the shared data version with the commit of the caller's transaction when it can (then
-   * pass `true` to {@link dataChanged}); `embeddedRowsWritten` false: the transaction vouches that
-   * it changed no venue, organizer or term row (`DataVersionService.bumpWithCommit`).
-   */
-  bumpWithCommit(manager: EntityManager, embeddedRowsWritten = true): boolean {
-    return this.version.bumpWithCommit(manager, embeddedRowsWritten);
-  }
-
-  /** The version of the rows events embed, to read in a write's transaction (`DataVersionService.embeddedVersionQuery`). */
-  embeddedVersionQuery(): StatementRead<string> {
-    return this.version.embeddedVersionQuery();
+  /** The version of the rows events embed, to read in a write's transaction (`DataVersionService.embeddedVersion`). */
+  embeddedVersion(manager: EntityManager): Promise<string> {
+    return this.version.embeddedVersion(manager);
   }
 }

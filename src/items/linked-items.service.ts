@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { EntityManager } from 'typeorm';
-import { taggedIdsQuery } from '../common/sql/plain-rows.js';
+import { taggedIdsQuery } from '../common/sql/find-in.js';
 import { canCreate, canReadItem, canWriteItem } from '../common/auth/permissions.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';

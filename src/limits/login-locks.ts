@@ -3,7 +3,6 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
 import { dateToWall, wallToDate } from '../common/sql/columns.js';
-import type { StatementRead } from '../common/sql/together.js';
 import type { LimitsConfig } from '../config/app-config.js';
 import { LoginFailureEntity } from './login-failure.entity.js';
 import { bumpCredentialsVersion } from '../users/credentials-version.js';
@@ -20,7 +19,7 @@ export interface LoginLock {
   secondsLeft: number;
 }
 
-/** The answer of {@link LoginLocks.checkQuery}: seconds to wait (null when free), and the failures of the pair. */
+/** The answer of {@link LoginLocks.check}: seconds to wait (null when free), and the failures of the pair. */
 export interface LoginCheck {
   waitSeconds: number | null;
   pairFailures: number;
@@ -54,11 +53,10 @@ export class LoginLocks {
   }
 
   /**
-   * The lock check of a request with credentials: one statement on every such request (the Basic-auth
-   * step sends it with the password read, `runTogether`), and the reading of its result, which asks
-   * the database again only for each lock in force.
+   * The lock check of a request with credentials: one statement on every such request, and one more
+   * for each lock in force.
    */
-  checkQuery(address: string, login: string): StatementRead<Promise<LoginCheck>> {
+  async check(address: string, login: string): Promise<LoginCheck> {
     const key = { address: addressKey(address), login: loginKey(login) };
     const since = this.windowStart();
     // written out rather than built: this runs on every request with credentials
@@ -71,16 +69,16 @@ export class LoginLocks {
         ' WHERE failed_utc > :since AND (address = :address OR login_key = :login)',
       { ...key, since },
     );
-    const read = async (result: unknown): Promise<LoginCheck> => {
-      const [counts = { pair: 0, address: 0, login: 0 }] = result as Array<Record<LockScope, string | number | null>>;
-      const failures = { pair: Number(counts.pair ?? 0), address: Number(counts.address ?? 0), login: Number(counts.login ?? 0) };
-      const waits: number[] = [];
-      for (const scope of ['pair', 'address', 'login'] as const) {
-        if (failures[scope] >= this.limitOf(scope)) waits.push(await this.secondsLeft(scope, key, failures[scope]));
-      }
-      return { waitSeconds: waits.length > 0 ? Math.max(...waits) : null, pairFailures: failures.pair };
-    };
-    return { statement: { sql, parameters }, read };
+    const [counts = { pair: 0, address: 0, login: 0 }]: Array<Record<LockScope, string | number | null>> = await this.dataSource.query(
+      sql,
+      parameters,
+    );
+    const failures = { pair: Number(counts.pair ?? 0), address: Number(counts.address ?? 0), login: Number(counts.login ?? 0) };
+    const waits: number[] = [];
+    for (const scope of ['pair', 'address', 'login'] as const) {
+      if (failures[scope] >= this.limitOf(scope)) waits.push(await this.secondsLeft(scope, key, failures[scope]));
+    }
+    return { waitSeconds: waits.length > 0 ? Math.max(...waits) : null, pairFailures: failures.pair };
   }
 
   /**

@@ -2,9 +2,8 @@ import { type DataSource, type EntityManager, type Repository } from 'typeorm';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { forUpdate } from '../common/sql/for-update.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { allRows, taggedIdsQuery } from '../common/sql/plain-rows.js';
+import { taggedIdsQuery } from '../common/sql/find-in.js';
 import { freeSlug } from '../common/sql/free-slug.js';
-import type { StatementRead } from '../common/sql/together.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import type { DataVersionService } from '../cache/data-version.service.js';
@@ -48,43 +47,18 @@ export async function termLinksOfEvents(
 ): Promise<TermLink[][]> {
   const links = definitions.map((): TermLink[] => []);
   for (const chunk of idChunks(eventIds)) {
-    const query = termLinksQuery(definitions, chunk, extraColumns);
-    query.read(await runner.query(query.statement.sql)).forEach((found, index) => links[index].push(...found));
+    const sql = definitions
+      .map(
+        (definition, index) =>
+          `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${chunk.map(Number).join(', ')})`,
+      )
+      .join(' UNION ALL ');
+    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string; extra: number | string }> =
+      await runner.query(sql);
+    for (const row of rows)
+      links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
   }
   return links;
-}
-
-/**
- * {@link termLinksOfEvents} for at most one chunk of events, as a statement to send with others
- * (`runTogether`) and the reading of its result. `eventIds` must be safe integers.
- */
-export function termLinksQuery(
-  definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
-  eventIds: number[],
-  extraColumns: Record<string, string> = {},
-): StatementRead<TermLink[][]> {
-  const list = eventIds.map((id) => String(Number(id))).join(', ');
-  return {
-    statement: {
-      sql: definitions
-        .map(
-          (definition, index) =>
-            `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${list})`,
-        )
-        .join(' UNION ALL '),
-    },
-    read: (result) => {
-      const links = definitions.map((): TermLink[] => []);
-      for (const row of result as Array<{
-        t: number | string;
-        event_id: number | string;
-        term_id: number | string;
-        extra: number | string;
-      }>)
-        links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
-      return links;
-    },
-  };
 }
 
 /** Whether `terms` hold every term of `links` and every ancestor of those. */
@@ -116,7 +90,7 @@ export class TermAssignments {
     protected readonly publicUrl: string,
     protected readonly version: DataVersionService,
   ) {
-    this.allTerms = version.memo(() => allRows(this.dataSource.manager, this.definition.entity));
+    this.allTerms = version.memo(() => this.dataSource.manager.find(this.definition.entity));
   }
 
   protected get tableName(): string {
@@ -144,11 +118,7 @@ export class TermAssignments {
     if (links.length === 0) return result;
     // terms the caller read already serve when they hold every linked term and its ancestors
     const terms =
-      known && holdsLinksAndAncestors(known, links)
-        ? known
-        : manager
-          ? await allRows(manager, this.definition.entity)
-          : await this.allTerms();
+      known && holdsLinksAndAncestors(known, links) ? known : manager ? await manager.find(this.definition.entity) : await this.allTerms();
     const byId = new Map(terms.map((term) => [term.id, term]));
     for (const link of links) {
       const term = byId.get(Number(link.termId));

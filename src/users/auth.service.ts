@@ -10,8 +10,6 @@ import { fingerprint, verifyPassword } from './password-hash.js';
 import { UserEntity } from './user.entity.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
-import { hydrateRow, selectColumns } from '../common/sql/plain-rows.js';
-import type { StatementRead } from '../common/sql/together.js';
 
 export interface BasicCredentials {
   login: string;
@@ -56,9 +54,8 @@ export class AuthService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Checks credentials against the application passwords of their login, read by the statement of
-   * {@link passwordsQuery} (the Basic-auth step sends it with the login-lock count): the user, and
-   * the password that matched.
+   * Checks credentials against the application passwords of their login, as {@link passwordsOf}
+   * read them: the user, and the password that matched.
    */
   async authenticateWith(
     credentials: BasicCredentials,
@@ -103,20 +100,13 @@ export class AuthService {
     return accepted.user;
   }
 
-  /**
-   * The statement reading the application passwords of a login with their user, oldest first (one on
-   * every authenticated request), and the reading of its rows.
-   */
-  passwordsQuery(login: string): StatementRead<AppPasswordEntity[]> {
-    const manager = this.dataSource.manager;
-    const sql =
-      `SELECT ${selectColumns(manager, AppPasswordEntity, 'p', 'p_')}, ${selectColumns(manager, UserEntity, 'u', 'u_')}` +
-      ' FROM app_passwords p INNER JOIN users u ON u.id = p.user_id WHERE u.login_key = ? ORDER BY p.id ASC';
-    const read = (result: unknown) =>
-      (result as Array<Record<string, unknown>>).map((row) =>
-        Object.assign(hydrateRow(manager, AppPasswordEntity, row, 'p_'), { user: hydrateRow(manager, UserEntity, row, 'u_') }),
-      );
-    return { statement: { sql, parameters: [login.toLowerCase()] }, read };
+  /** The application passwords of a login with their user, oldest first (read on every authenticated request). */
+  passwordsOf(login: string): Promise<AppPasswordEntity[]> {
+    return this.dataSource.getRepository(AppPasswordEntity).find({
+      relations: { user: true },
+      where: { user: { loginKey: login.toLowerCase() } },
+      order: { id: 'ASC' },
+    });
   }
 
   private async matches(plain: string, stored: AppPasswordEntity): Promise<boolean> {

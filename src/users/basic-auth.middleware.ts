@@ -3,13 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { freshReads } from '../cache/fresh-reads.js';
-import { runTogether } from '../common/sql/together.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type LoginCheck, LoginLocks } from '../limits/login-locks.js';
 import { tooManyRequests } from '../limits/rate-limits.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { AuthService, type BasicCredentials, parseBasicAuthorization } from './auth.service.js';
-import { credentialsVersionQuery } from './credentials-version.js';
+import { readCredentialsVersion } from './credentials-version.js';
 
 /** What the credentials of a request came to: a lock, a refusal (401), or the user. */
 export interface CredentialsOutcome {
@@ -45,8 +44,7 @@ export class BasicAuthMiddleware implements NestMiddleware {
     private readonly locks: LoginLocks,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    const versioning = credentialsVersionQuery();
-    this.currentVersion = freshReads(async () => versioning.read((await runTogether(this.dataSource.manager, [versioning.statement]))[0]));
+    this.currentVersion = freshReads(() => readCredentialsVersion(this.dataSource.manager));
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -71,8 +69,7 @@ export class BasicAuthMiddleware implements NestMiddleware {
    * counted, the pair's failures cleared). Credentials this process accepted before, with no failure
    * of the pair counted then, are accepted again while the credentials version is the one read with
    * that check: one short statement, shared by the checks of one event-loop turn. Otherwise the
-   * version, the lock count and the passwords go in one round trip, the passwords looked at only
-   * when free.
+   * version, the lock count and the passwords are read in turn, the passwords only when free.
    */
   async check(client: string, credentials: BasicCredentials): Promise<CredentialsOutcome> {
     const key = this.auth.rememberKey(client, credentials);
@@ -83,20 +80,12 @@ export class BasicAuthMiddleware implements NestMiddleware {
       if (version === known.version) return { lock: FREE, user: this.auth.reuse(known) };
       this.auth.forget(key);
     }
-    const versioning = credentialsVersionQuery();
-    const locking = this.locks.checkQuery(client, credentials.login);
-    const reading = this.auth.passwordsQuery(credentials.login);
     // the version first: a change committed after it is seen by the next check, whatever the rows below show
-    const [version, counts, passwords] = await runTogether(this.dataSource.manager, [
-      versioning.statement,
-      locking.statement,
-      reading.statement,
-    ]);
-    const lock = await locking.read(counts);
+    const seen = await readCredentialsVersion(this.dataSource.manager);
+    const lock = await this.locks.check(client, credentials.login);
     if (lock.waitSeconds !== null) return { lock };
     try {
-      const { user, stored } = await this.auth.authenticateWith(credentials, reading.read(passwords));
-      const seen = versioning.read(version);
+      const { user, stored } = await this.auth.authenticateWith(credentials, await this.auth.passwordsOf(credentials.login));
       if (lock.pairFailures === 0 && seen !== null) this.auth.remember(key, { user, stored, version: seen });
       return { lock, user };
     } catch (error) {

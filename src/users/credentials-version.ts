@@ -1,5 +1,4 @@
 import { Column, Entity, type EntityManager, PrimaryColumn } from 'typeorm';
-import type { StatementRead } from '../common/sql/together.js';
 
 /**
  * One row whose counter moves, in the transaction of the change or after it, with everything that
@@ -18,17 +17,13 @@ export class CredentialsVersionEntity {
 }
 
 /**
- * The statement reading the credentials version, and the reading of its result: a string (MySQL
- * answers a bigint as one), or null without the row, which then matches nothing.
+ * The credentials version: a string (MySQL answers a bigint as one), or null without the row, which
+ * then matches nothing.
  */
-export function credentialsVersionQuery(): StatementRead<string | null> {
-  return {
-    statement: { sql: 'SELECT version FROM credentials_version WHERE id = 1', parameters: [] },
-    read: (result) => {
-      const version = (result as Array<{ version: string | number }>)[0]?.version;
-      return version === undefined || version === null ? null : String(version);
-    },
-  };
+export async function readCredentialsVersion(manager: EntityManager): Promise<string | null> {
+  // written out: every request with credentials runs it
+  const [row]: Array<{ version: string | number | null }> = await manager.query('SELECT version FROM credentials_version WHERE id = 1');
+  return row === undefined || row.version === null ? null : String(row.version);
 }
 
 /** Moves the credentials version; in the transaction of the change it stands for, or after its commit, never before. */

@@ -5,6 +5,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookFanOut } from './webhook-fan-out.js';
 import { WebhookPruning } from './webhook-pruning.js';
 import { WebhookStore } from './webhook-store.js';
+import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -20,7 +21,6 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
-    // the subscriptions' triggers count the active ones in the data version row, which writes read and move anyway
-    snapshots.wantedWhen({ sql: 'SELECT id FROM data_version WHERE id = 1 AND active_webhooks > 0' });
+    snapshots.wantedWhen((manager) => manager.existsBy(WebhookSubscriptionEntity, { active: true }));
   }
 }

@@ -15,6 +15,7 @@ import { VenueUpcoming1764750000000 } from './1764750000000-venue-upcoming.js';
 import { CredentialsVersion1764800000000 } from './1764800000000-credentials-version.js';
 import { EmbeddedVersion1764900000000 } from './1764900000000-embedded-version.js';
 import { LinksInEventRow1765000000000 } from './1765000000000-links-in-event-row.js';
+import { DropTriggers1765100000000 } from './1765100000000-drop-triggers.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   CredentialsVersion1764800000000,
   EmbeddedVersion1764900000000,
   LinksInEventRow1765000000000,
+  DropTriggers1765100000000,
 ];

@@ -1,0 +1,30 @@
+import { type EntityManager, type EntityTarget, In, type ObjectLiteral } from 'typeorm';
+import { idChunks } from './id-chunks.js';
+
+/** Entities of `target` whose id is one of `ids` (one statement per chunk of ids, none for no ids), in no particular order. */
+export async function findIn<T extends ObjectLiteral & { id: number }>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  ids: number[],
+): Promise<T[]> {
+  const found: T[] = [];
+  for (const chunk of idChunks(ids)) found.push(...(await manager.find(target, { where: { id: In(chunk) } as never })));
+  return found;
+}
+
+/**
+ * A statement that lists which of `ids` are rows of `target` (and meet `condition`, SQL over its
+ * columns, when given), each row tagged with the number `t`: several joined by `UNION ALL` check
+ * rows of many tables in one statement. `ids` must be safe integers.
+ */
+export function taggedIdsQuery(
+  manager: EntityManager,
+  target: EntityTarget<ObjectLiteral>,
+  t: number,
+  ids: number[],
+  condition?: string,
+): string {
+  const table = manager.connection.driver.escape(manager.connection.getMetadata(target).tableName);
+  const list = ids.map((id) => String(Number(id))).join(', ');
+  return `SELECT ${Number(t)} AS t, id FROM ${table} WHERE id IN (${list})${condition ? ` AND ${condition}` : ''}`;
+}
