@@ -1,5 +1,3 @@
-import type { EventEntity } from './event.entity.js';
-
 /**
  * A plain field of events: one column of `events`, written as a request sends it (once its DTO has
  * checked it), answered as stored, and replaced by `whenProtected` in the answer of a
@@ -29,17 +27,18 @@ export function plainEventFields(): readonly PlainEventField[] {
   return FIELDS;
 }
 
-type Row = EventEntity & Record<string, unknown>;
+/** An event row (the entity imports this file, so it is not named here). */
+type Row = Record<string, unknown>;
 
 /** The fields of an answer for the plain fields of `event`, in declaration order. */
-export function plainFieldsOf(event: EventEntity): Record<string, unknown> {
+export function plainFieldsOf(event: object): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const { name, property } of FIELDS) fields[name] = (event as Row)[property];
   return fields;
 }
 
 /** Writes the plain fields a request sent onto `event`; fields it left out keep their values. */
-export function writePlainFields(event: EventEntity, input: object): void {
+export function writePlainFields(event: object, input: object): void {
   const sent = input as Record<string, unknown>;
   for (const { name, property } of FIELDS) if (sent[name] !== undefined) (event as Row)[property] = sent[name];
 }
