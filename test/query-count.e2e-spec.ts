@@ -38,10 +38,44 @@ function countQueries(dataSource: DataSource): {
     count: 0,
     background: 0,
     statements: [] as string[],
-    reset: () => Object.assign(counter, { count: 0, background: 0, statements: [] }),
+    reset: () => {
+      pendingBegin = null;
+      Object.assign(counter, { count: 0, background: 0, statements: [] });
+    },
   };
-  const count = (query: unknown) => {
+  // A transaction of the change sequencer, which runs beside a request (after its commit), is
+  // background as a whole: told by its isolation statement (MySQL/MariaDB) or its first statement
+  // (SQLite, where transactions take turns on one connection: a first statement on change_sequence).
+  // Each connection is followed apart.
+  const sequencing = new Map<object, 'isolation' | 'begun' | 'background'>();
+  let pendingBegin: { key: object; index: number } | null = null;
+  const count = (query: unknown, key: object) => {
     const sql = String(typeof query === 'object' && query !== null && 'sql' in query ? query.sql : query).replace(/[`"]/g, '');
+    const state = sequencing.get(key);
+    const begin = /^(START|BEGIN) TRANSACTION/i.test(sql);
+    const end = /^(COMMIT|ROLLBACK)/i.test(sql);
+    if (/^SET TRANSACTION ISOLATION/.test(sql)) {
+      sequencing.set(key, 'isolation');
+      return void counter.background++;
+    }
+    if (begin && state === 'isolation') {
+      sequencing.set(key, 'background');
+      return void counter.background++;
+    }
+    if (state === 'background') {
+      if (end) sequencing.delete(key);
+      return void counter.background++;
+    }
+    if (pendingBegin?.key === key && /change_sequence/.test(sql)) {
+      // the transaction just begun on this connection is the sequencer's: its BEGIN was too
+      counter.statements.splice(pendingBegin.index, 1);
+      counter.count--;
+      counter.background += 2;
+      pendingBegin = null;
+      sequencing.set(key, 'background');
+      return;
+    }
+    pendingBegin = begin ? { key, index: counter.statements.length } : pendingBegin?.key === key ? null : pendingBegin;
     if (BACKGROUND.some((pattern) => pattern.test(sql))) counter.background++;
     else {
       counter.count++;
@@ -51,7 +85,7 @@ function countQueries(dataSource: DataSource): {
   if (dataSource.options.type === 'better-sqlite3') {
     const original = prototype.query;
     prototype.query = function (this: unknown, ...args: unknown[]) {
-      count(args[0]);
+      count(args[0], dataSource);
       return original.apply(this, args);
     };
     return counter;
@@ -65,7 +99,7 @@ function countQueries(dataSource: DataSource): {
       connection[counted] = true;
       const query = connection.query;
       connection.query = function (this: unknown, ...queryArgs: unknown[]) {
-        count(queryArgs[0]);
+        count(queryArgs[0], connection);
         return query.apply(this, queryArgs);
       };
     }
