@@ -164,7 +164,8 @@ EOF
   "redis": "$redis_url",
   "maxLagMs": $MAX_LAG_MS,
   "waitMs": $WAIT_MS,
-  "script": "$(pwd)/scripts/scale-env.sh"
+  "script": "$(pwd)/scripts/scale-env.sh",
+  "scriptEnv": { "SCALE_DIR": "$DIR", "SCALE_PRIMARY_PORT": "$PRIMARY_PORT", "SCALE_REPLICA_PORT": "$REPLICA_PORT", "SCALE_REPLICA_DELAY": "$DELAY" }
 }
 EOF
   say "ready: $DIR/env.json"

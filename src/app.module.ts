@@ -1,7 +1,7 @@
 import { type DynamicModule, Logger, type MiddlewareConsumer, Module, type NestModule, type Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheInterceptor } from './cache/response-cache.js';
@@ -12,6 +12,7 @@ import type { AppConfig } from './config/app-config.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
+import { ReadRoutedDataSource } from './database/replication-routing.js';
 import { serializeSqliteTransactions } from './database/sqlite-transactions.js';
 import { extensionTables } from './common/extensions/extension-tables.js';
 import { releaseSlugsWhenTransactionsEnd } from './common/sql/free-slug.js';
@@ -79,7 +80,7 @@ export class AppModule implements NestModule {
           useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
-            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            const dataSource = await new ReadRoutedDataSource(options as DataSourceOptions).initialize();
             serializeSqliteTransactions(dataSource);
             releaseSlugsWhenTransactionsEnd(dataSource);
             const applied = await dataSource.runMigrations();

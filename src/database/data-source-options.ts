@@ -4,6 +4,7 @@ import mysql from 'mysql2/promise';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config.js';
 import { ENTITIES } from './entities.js';
+import { MysqlServers } from './mysql-servers.js';
 import type { ExtensionTables } from '../common/extensions/extension-tables.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -73,14 +74,14 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
   return {
     ...common,
     type: 'mysql',
+    // the pools are mysql2's own, opened where the guard and the read routing can reach them
+    driver: new MysqlServers(),
     ...(replicated
       ? {
-          // which server a read goes to is decided per request (replication-routing.ts), not by the cluster
+          // which server a read goes to is decided per request (replication-routing.ts)
           replication: {
             master: { url: database.url },
             slaves: database.replicaUrls.map((url) => ({ url })),
-            canRetry: false,
-            removeNodeErrorCount: Number.MAX_SAFE_INTEGER,
           },
         }
       : {}),

@@ -5,8 +5,8 @@ import mysql from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig, MysqlConfig } from '../config/app-config.js';
 import { DatabaseGuard, serverTimeLimit, type GuardedPool } from './database-guard.js';
+import { mysqlServersOf, PRIMARY } from './mysql-servers.js';
 import { replicaId } from './replica-set.js';
-import { clusterPool } from './replication-routing.js';
 
 /**
  * A database that takes longer than this to answer a fresh `SELECT 1` right after a query ran past its
@@ -31,13 +31,13 @@ export class DatabaseGuardInstaller implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     const database = this.config.getOrThrow<DatabaseConfig>('database');
     if (database.kind !== 'mysql') return;
-    // with read replicas TypeORM keeps one pool per server: each gets a guard of its own
-    const primary = (this.dataSource.driver as unknown as { pool?: GuardedPool }).pool ?? clusterPool(this.dataSource, 'MASTER');
-    if (primary) this.guard(primary, database, database.url, '');
-    database.replicaUrls.forEach((url, index) => {
-      const pool = clusterPool(this.dataSource, replicaId(index));
-      if (pool) this.guard(pool, database, url, `replica ${index + 1}: `);
-    });
+    // one pool per server (the primary, and each read replica): each gets a guard of its own
+    const servers = new Map<string, [url: string, prefix: string]>([[PRIMARY, [database.url, '']]]);
+    database.replicaUrls.forEach((url, index) => servers.set(replicaId(index), [url, `replica ${index + 1}: `]));
+    for (const [id, pool] of mysqlServersOf(this.dataSource)?.all() ?? []) {
+      const server = servers.get(id);
+      if (server) this.guard(pool, database, ...server);
+    }
   }
 
   private guard(pool: GuardedPool, database: MysqlConfig, url: string, prefix: string): void {

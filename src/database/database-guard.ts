@@ -4,11 +4,11 @@ type Callback = (error: Error | null, ...results: unknown[]) => void;
 
 /** The part of a mysql2 pool connection the guard uses. */
 export interface GuardedConnection {
-  query: (...args: unknown[]) => unknown;
+  query(...args: unknown[]): unknown;
   destroy(): void;
   release(): void;
   /** mysql2's promise wrapper of the connection (TypeORM asks for it before every query). */
-  promise?: (promiseImpl?: unknown) => unknown;
+  promise?: (promiseImpl?: PromiseConstructor) => unknown;
 }
 
 /**
@@ -21,7 +21,7 @@ export function shareTheWrapper(connection: GuardedConnection): void {
   const build = connection.promise;
   if (typeof build !== 'function') return;
   let shared: unknown;
-  connection.promise = (promiseImpl?: unknown) =>
+  connection.promise = (promiseImpl?: PromiseConstructor) =>
     promiseImpl === undefined ? (shared ??= build.call(connection)) : build.call(connection, promiseImpl);
 }
 

@@ -14,6 +14,8 @@ export interface ScaleEnv {
   maxLagMs: number;
   waitMs: number;
   script: string;
+  /** The settings the script was started with, so that `replica-start` finds this topology and no other. */
+  scriptEnv: Record<string, string>;
 }
 
 export const API = '/wp-json/tribe/events/v1';
@@ -85,7 +87,7 @@ export async function replicaCaughtUp(env: ScaleEnv, seconds = 30): Promise<void
 }
 
 export function runScript(env: ScaleEnv, command: string): void {
-  execFileSync('bash', [env.script, command], { stdio: 'inherit', timeout: 120_000 });
+  execFileSync('bash', [env.script, command], { stdio: 'inherit', timeout: 120_000, env: { ...process.env, ...env.scriptEnv } });
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
