@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { onPrimary } from '../common/sql/read-routing.js';
 
-/** Readiness of the storage: one `SELECT 1` that must answer within the timeout. */
+/** Readiness of the storage: one `SELECT 1` on the primary that must answer within the timeout. */
 @Injectable()
 export class DatabaseHealthIndicator {
   constructor(
@@ -17,7 +18,7 @@ export class DatabaseHealthIndicator {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.dataSource.query('SELECT 1'),
+        onPrimary(() => this.dataSource.query('SELECT 1')),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
         }),
