@@ -100,7 +100,7 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
       enableKeepAlive: true,
       keepAliveInitialDelay: 10000,
       // mysql2 would capture a stack trace for every query to decorate a possible error with the
-      // caller's frames: about 6 % of a busy server's CPU under writes (docs/PERFORMANCE.md).
+      // caller's frames: about 6 % of a busy server's CPU under writes.
       trace: false,
     },
   };

@@ -13,8 +13,8 @@ export interface GuardedConnection {
 
 /**
  * TypeORM asks a connection for its promise wrapper before every query, and mysql2 builds a new one
- * each time, resolving a `require` of its module on the way (4 % of an uncached read's CPU,
- * docs/PERFORMANCE.md). The wrapper keeps no state of a query, so one per connection serves all of
+ * each time, resolving a `require` of its module on the way (4 % of an uncached read's CPU when
+ * measured). The wrapper keeps no state of a query, so one per connection serves all of
  * them; a wrapper with another promise implementation is still built on demand.
  */
 export function shareTheWrapper(connection: GuardedConnection): void {

@@ -23,7 +23,7 @@ export interface ApiErrorExtra {
  * `{code, message, data: {status, ...}}` with the message in the edition's language.
  *
  * An answer below 500 is about the request (a wrong id, a bad parameter, no credentials): such an
- * error carries no stack, whose capture was the largest single cost of a 404 (docs/PERFORMANCE.md).
+ * error carries no stack, whose capture was the largest single cost of a 404.
  * A 500 keeps its stack.
  */
 export class ApiError extends Error {

@@ -54,7 +54,7 @@ function release(runner: QueryRunner): void {
  * Ends the reservations of each transaction of `dataSource` when it commits or rolls back (the
  * outermost level: a savepoint's end keeps them). Reservations follow the transaction's query
  * runner rather than an async context: on Node 20 an `AsyncLocalStorage` in use turns on a hook for
- * every promise of the process, which cost about a tenth of a read's time (docs/PERFORMANCE.md).
+ * every promise of the process, which cost about a tenth of a read's time.
  */
 export function releaseSlugsWhenTransactionsEnd(dataSource: DataSource): void {
   const subscriber: EntitySubscriberInterface = {

@@ -21,7 +21,7 @@ const routes = new AsyncLocalStorage<ReadRoute>();
 /**
  * False until a request is first sent to a replica. Until then every context reads the primary, so
  * the storage is not used at all: on Node 20 a storage in use turns on a hook for every promise the
- * process creates, about a tenth of an uncached read's cost (docs/PERFORMANCE.md).
+ * process creates, about a tenth of an uncached read's cost.
  */
 let routing = false;
 
