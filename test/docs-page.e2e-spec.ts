@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { API, startTestApp, type TestApp } from './support/test-app.js';
+import { freePort } from './support/free-port.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -100,14 +100,3 @@ describe('the docs page for people', () => {
     expect(await page.title()).toBe('Veranstaltungskalender-API');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -12,6 +11,7 @@ import { TagEntity } from '../src/tags/tag.entity.js';
 import { ADMIN_AUTH, eventBody } from './support/events.js';
 import { OneWayInModule, Sightings } from './support/one-way-in-extension.js';
 import { ADMIN as ADMIN_LOGIN, API, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * One way in (docs/EXTENDING.md, "Every request passes the lifecycle"): an extension's middleware,
@@ -254,14 +254,6 @@ function buildServerEntry(): string {
     writeFileSync(`dist/test/support/${name}.js`, outputText);
   }
   return 'dist/test/support/one-way-in-server.js';
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -1,22 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ADMIN, API, basic, startTestApp } from './support/test-app.js';
 import { startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { freePort } from './support/free-port.js';
 
 const admin = basic(ADMIN);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The built server as a real child process, killed with SIGKILL in the middle of a write burst
