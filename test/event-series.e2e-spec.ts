@@ -414,6 +414,127 @@ describe('recurring events: series created with `recurrence`', () => {
     ]);
   });
 
+  describe('GET /events/<id>.ics of a series', () => {
+    /** The VEVENTs of an answer, read with ical.js through the answer's own VTIMEZONEs. */
+    function veventsOf(text: string): ICAL.Event[] {
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      ICAL.TimezoneService.reset();
+      for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
+      return calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+    }
+
+    /** What a calendar client shows for a file holding one series: each start (UTC) with its title. */
+    function expand(text: string): string[] {
+      const [master, ...exceptions] = veventsOf(text);
+      expect(master.isRecurring()).toBe(true);
+      for (const exception of exceptions) {
+        expect(exception.uid).toBe(master.uid);
+        master.relateException(exception);
+      }
+      const shown: string[] = [];
+      const iterator = master.iterator();
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        const details = master.getOccurrenceDetails(next);
+        shown.push(`${details.startDate.toJSDate().toISOString()} ${details.item.summary}`);
+      }
+      return shown;
+    }
+
+    const ics = (path: string) => t.http().get(`${API}/${path}`).buffer(true);
+    const isoOf = (utcWall: string) => `${utcWall.replace(' ', 'T')}.000Z`;
+
+    let mainId: number;
+    let events: EventBody[];
+
+    beforeAll(async () => {
+      const res = await create({
+        title: 'Pottery Wheel Class',
+        timezone: 'Europe/Berlin',
+        // across the start of daylight saving time (2034-03-26)
+        start_date: '2034-03-07 18:00:00',
+        end_date: '2034-03-07 20:00:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+      });
+      expect(res.status).toBe(201);
+      mainId = res.body.id;
+      events = await seriesEvents(mainId);
+      const edited = await t
+        .http()
+        .post(`${API}/events/${events[1].id}`)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ title: 'Pottery Wheel Class: glazing night', start_date: '2034-03-14 19:00:00', end_date: '2034-03-14 21:30:00' });
+      expect(edited.status).toBe(200);
+      expect((await t.http().delete(`${API}/events/${events[3].id}`).set('Authorization', ADMIN_AUTH)).status).toBe(200);
+    });
+
+    it("writes the main event as its whole series, expanding to the series' occurrences", async () => {
+      const occurrences = await t.http().get(`${API}/series/${mainId}/occurrences?per_page=50`);
+      expect(occurrences.status).toBe(200);
+      const listed = occurrences.body.events as Array<{ title: string; utc_start_date: string }>;
+      expect(listed).toHaveLength(5);
+      const res = await ics(`events/${mainId}.ics`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+      expect(expand(res.text)).toEqual(listed.map((event) => `${isoOf(event.utc_start_date)} ${event.title}`));
+      expect(expand(res.text)).toEqual([
+        '2034-03-07T17:00:00.000Z Pottery Wheel Class',
+        '2034-03-14T18:00:00.000Z Pottery Wheel Class: glazing night',
+        '2034-03-21T17:00:00.000Z Pottery Wheel Class',
+        '2034-04-04T16:00:00.000Z Pottery Wheel Class',
+        '2034-04-11T16:00:00.000Z Pottery Wheel Class',
+      ]);
+      const [master, exception] = veventsOf(res.text);
+      expect(master.component.getFirstPropertyValue('rrule')?.toString()).toBe('FREQ=WEEKLY;COUNT=6');
+      expect(master.component.getFirstProperty('exdate')?.getParameter('tzid')).toBe('Europe/Berlin');
+      expect(master.component.getFirstPropertyValue('exdate')?.toString()).toBe('2034-03-28T18:00:00');
+      // the edited occurrence stands at its original start
+      expect(exception.recurrenceId.toString()).toBe('2034-03-14T18:00:00');
+      expect(exception.summary).toBe('Pottery Wheel Class: glazing night');
+      // the series as the feed writes it, byte for byte
+      expect(res.text).toBe((await ics('events.ics?search=pottery+wheel&start_date=2034-03-01&end_date=2034-04-30')).text);
+    });
+
+    it('writes any other occurrence as that occurrence alone, an event of its own', async () => {
+      for (const [occurrence, title] of [
+        [events[2], 'Pottery Wheel Class'],
+        [events[1], 'Pottery Wheel Class: glazing night'],
+      ] as const) {
+        const json = (await t.http().get(`${API}/events/${occurrence.id}`)).body;
+        const res = await ics(`events/${occurrence.id}.ics`);
+        expect(res.status).toBe(200);
+        expect(res.text).not.toMatch(/^(RRULE|RDATE|EXDATE|RECURRENCE-ID)[;:]/m);
+        const vevents = veventsOf(res.text);
+        expect(vevents).toHaveLength(1);
+        expect(vevents[0].uid).toBe(json.global_id);
+        expect(vevents[0].summary).toBe(title);
+        expect(vevents[0].startDate.toJSDate().toISOString()).toBe(isoOf(json.utc_start_date));
+        expect(vevents[0].endDate.toJSDate().toISOString()).toBe(isoOf(json.utc_end_date));
+      }
+      // a trashed occurrence is read as GET /events/<id> reads it
+      expect((await ics(`events/${events[3].id}.ics`)).status).toBe(403);
+    });
+
+    it('writes a password-protected series whole once the password opens its main event', async () => {
+      const res = await create({
+        title: 'Kiln Keepers',
+        timezone: 'UTC',
+        start_date: '2034-05-02 08:00:00',
+        end_date: '2034-05-02 09:00:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+        post_password: 'clay',
+      });
+      expect(res.status).toBe(201);
+      expect((await ics(`events/${res.body.id}.ics`)).status).toBe(403);
+      const opened = await ics(`events/${res.body.id}.ics?password=clay`);
+      expect(expand(opened.text)).toEqual([
+        '2034-05-02T08:00:00.000Z Kiln Keepers',
+        '2034-05-09T08:00:00.000Z Kiln Keepers',
+        '2034-05-16T08:00:00.000Z Kiln Keepers',
+      ]);
+      expect((await ics('events.ics?start_date=2034-05-01&end_date=2034-05-31&password=clay')).text).toBe(opened.text);
+    });
+  });
+
   it('writes the same feed bytes whatever the slices its events are read in', async () => {
     // every series and event of this file so far: series in several zones, exceptions, single events
     const feed = () =>

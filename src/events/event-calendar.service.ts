@@ -68,13 +68,19 @@ export class EventCalendarService {
         (id) => !seriesRead.has(id),
       );
       seriesIds.forEach((id) => seriesRead.add(id));
-      writer.add(events, await this.series.forCalendar(seriesIds, ctx));
+      writer.add(events, await this.series.forCalendar(seriesIds, ctx, query.password));
     }
     return { body: writer.finish(), total, truncated: total > ids.length };
   }
 
+  /**
+   * One event as the feed writes it: the main event of a series stands for its whole series (rule,
+   * exceptions, deleted starts); any other occurrence, for itself alone, as an event of its own.
+   */
   async one(id: number, ctx: RequestContext, password: string | undefined): Promise<string> {
-    return toCalendar([await this.reads.findOne({ id }, ctx, password)], this.meta(ctx));
+    const event = await this.reads.findOne({ id }, ctx, password);
+    const series = event.recurrence?.is_main ? await this.series.forCalendar([event.recurrence.series_id], ctx, password) : undefined;
+    return toCalendar([event], this.meta(ctx), series);
   }
 
   private meta(ctx: RequestContext): CalendarMeta {

@@ -95,14 +95,14 @@ export class SeriesReadsService {
 
   /**
    * The series of some occurrences as the calendar feeds write them, for series whose main event
-   * this requester may read: occurrences edited on their own that they may read, and as deleted
-   * starts those trashed or hidden from them.
+   * this requester may read (with `password`, when given): occurrences edited on their own that
+   * they may read, and as deleted starts those trashed or hidden from them.
    */
-  async forCalendar(seriesIds: number[], ctx: RequestContext): Promise<Map<number, CalendarSeries>> {
+  async forCalendar(seriesIds: number[], ctx: RequestContext, password?: string): Promise<Map<number, CalendarSeries>> {
     const result = new Map<number, CalendarSeries>();
     if (seriesIds.length === 0) return result;
     const readable = (event: EventEntity) =>
-      event.status !== 'trash' && canReadItem(ctx.user, event) && !this.payloads.isLocked(event, ctx.user, undefined);
+      event.status !== 'trash' && canReadItem(ctx.user, event) && !this.payloads.isLocked(event, ctx.user, password);
     const members = await this.dataSource.getRepository(EventEntity).findBy({ seriesId: In(seriesIds) });
     const mains = members.filter((event) => event.id === event.seriesId && readable(event));
     const exceptions = members.filter((event) => event.id !== event.seriesId && event.seriesException && readable(event));
@@ -117,7 +117,7 @@ export class SeriesReadsService {
           return template ? [[main.id, template] as const] : [];
         }),
     );
-    const payloads = await this.payloads.of([...mains, ...exceptions, ...templates.values()], ctx, undefined, false);
+    const payloads = await this.payloads.of([...mains, ...exceptions, ...templates.values()], ctx, password, false);
     const byId = new Map(payloads.map((payload) => [payload.id, payload]));
     for (const main of mains) {
       const own = members.filter((event) => event.seriesId === main.id && event.id !== main.id);
