@@ -4,14 +4,14 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
 
 /**
  * Background statements whose number depends on timing, not on the request: reads of the shared
- * data version (requests of one event-loop turn share one), the at-most-once-a-second
- * publication of due scheduled items, the webhook dispatcher's idle poll (once a second) and the
- * at-most-once-a-minute note of an application password's last use.
+ * data version (requests of one event-loop turn share one), the scheduled publication's look for the
+ * next publication time (periodic, and after each write), the webhook dispatcher's idle poll (once a
+ * second) and the at-most-once-a-minute note of an application password's last use.
  */
 const BACKGROUND = [
   /^SELECT version FROM data_version/,
   /^UPDATE app_passwords SET last_used_utc/,
-  /^UPDATE \S+ SET \S+ = 'publish' WHERE \S+ = 'future'/,
+  /^SELECT \(SELECT MIN\(date_utc\) FROM events WHERE status = 'future'\)/,
   /^SELECT id FROM changes WHERE seq IS NULL LIMIT 1/,
   /^SELECT last_seq, dispatched_through FROM change_sequence/,
   /^SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1/,
@@ -66,6 +66,8 @@ function countQueries(dataSource: DataSource): {
       if (end) sequencing.delete(key);
       return void counter.background++;
     }
+    // a background statement may come between the sequencer's BEGIN and its first statement (SQLite)
+    if (BACKGROUND.some((pattern) => pattern.test(sql))) return void counter.background++;
     if (pendingBegin?.key === key && /change_sequence/.test(sql)) {
       // the transaction just begun on this connection is the sequencer's: its BEGIN was too
       counter.statements.splice(pendingBegin.index, 1);
@@ -76,11 +78,8 @@ function countQueries(dataSource: DataSource): {
       return;
     }
     pendingBegin = begin ? { key, index: counter.statements.length } : pendingBegin?.key === key ? null : pendingBegin;
-    if (BACKGROUND.some((pattern) => pattern.test(sql))) counter.background++;
-    else {
-      counter.count++;
-      counter.statements.push(sql);
-    }
+    counter.count++;
+    counter.statements.push(sql);
   };
   if (dataSource.options.type === 'better-sqlite3') {
     const original = prototype.query;

@@ -56,6 +56,11 @@ export interface EventsConfig {
   icsWaitingMax: number;
   /** How far ahead of now (or of a later series start) a series' occurrences are generated, in days (`SERIES_HORIZON_DAYS`). */
   seriesHorizonDays: number;
+  /**
+   * How often a process looks for the next scheduled publication (`SCHEDULED_CHECK_INTERVAL_MS`):
+   * the most an item another process scheduled may wait past its time (its own writes look at once).
+   */
+  scheduledCheckIntervalMs: number;
   geofenceRadiusKm: number;
   customFields: CustomFieldDefinition[];
 }
@@ -163,6 +168,7 @@ export function loadConfig(env: Env): AppConfig {
       icsMaxEvents: integer(read('ICS_MAX_EVENTS') ?? '5000', 'ICS_MAX_EVENTS', 1, 10000),
       icsWaitingMax: integer(read('ICS_WAITING_MAX') ?? '10', 'ICS_WAITING_MAX', 0, 1000),
       seriesHorizonDays: integer(read('SERIES_HORIZON_DAYS') ?? '730', 'SERIES_HORIZON_DAYS', 1, 3660),
+      scheduledCheckIntervalMs: integer(read('SCHEDULED_CHECK_INTERVAL_MS') ?? '1000', 'SCHEDULED_CHECK_INTERVAL_MS', 50, 600_000),
       customFields: parseCustomFields(read('EVENT_CUSTOM_FIELDS')),
     },
     admin,

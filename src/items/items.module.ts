@@ -5,13 +5,14 @@ import { ImagesService } from '../images/images.service.js';
 import { ItemIdEntity } from './item-id.entity.js';
 import { ItemsService } from './items.service.js';
 import { ItemWritesService } from './item-writes.service.js';
+import { ScheduledPublication } from './scheduled-publication.js';
 import { LinkedItemDeps } from './linked-item-deps.js';
 
 /** Shared rules of items (ids, slugs, schedules) and the image registry. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ItemIdEntity, ImageEntity])],
-  providers: [ItemsService, ItemWritesService, LinkedItemDeps, ImagesService],
+  providers: [ItemsService, ItemWritesService, LinkedItemDeps, ImagesService, ScheduledPublication],
   exports: [ItemsService, ItemWritesService, LinkedItemDeps, ImagesService],
 })
 export class ItemsModule {}

@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import type { HttpConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
-import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { freeSlug } from '../common/sql/free-slug.js';
@@ -12,14 +11,8 @@ import { UserEntity } from '../users/user.entity.js';
 import { DataVersionService, VersionedValues } from '../cache/data-version.service.js';
 import { ItemIdEntity, type ItemKind } from './item-id.entity.js';
 import type { SiteLinks } from './item.mapper.js';
-import { wallToDate } from '../common/sql/columns.js';
-import { ITEM_EVENTS, type ItemEvents } from './item-events.js';
-import { recordingChanges } from '../changes/change-recording.js';
-import { retryOnConflict } from '../common/errors/db-errors.js';
-import { forUpdate } from '../common/sql/for-update.js';
-import { idChunks } from '../common/sql/id-chunks.js';
 import { isRowId } from '../common/sql/row-id.js';
-import { onPrimary } from '../common/sql/read-routing.js';
+import { ScheduledPublication } from './scheduled-publication.js';
 
 export const TRASH_SUFFIX = '__trashed';
 /** The trash suffix with the counter it may carry (see {@link ItemsService.trashedSlug}). */
@@ -28,14 +21,11 @@ const TRASH_SUFFIX_PATTERN = /__trashed(-\d+)?$/;
 function withoutTrashSuffix(slug: string): string {
   return slug.replace(TRASH_SUFFIX_PATTERN, '');
 }
-/** How stale this process may let another process's scheduled items be (spec §5.3). */
-const PROMOTION_RECHECK_MS = 1000;
 
 /** Rules shared by events, venues and organizers: ids, slugs, authors, publication dates, schedules. */
 @Injectable()
 export class ItemsService {
   readonly site: SiteLinks;
-  private nextCheckAt = 0;
   /** Exact list totals by counting query, for the current data version. */
   private readonly totals: VersionedValues<number>;
 
@@ -43,7 +33,7 @@ export class ItemsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     config: ConfigService,
     private readonly version: DataVersionService,
-    @Inject(ITEM_EVENTS) private readonly events: ItemEvents,
+    private readonly publication: ScheduledPublication,
   ) {
     const http = config.getOrThrow<HttpConfig>('http');
     this.site = {
@@ -146,45 +136,12 @@ export class ItemsService {
   }
 
   /**
-   * Scheduled items whose publication time has passed are published (spec §5.3). Reads call this
-   * first; a process re-checks at once after its own writes and otherwise at most once a second.
-   * Always on the primary, even for a read a replica answers: a lagging replica would hide due items.
+   * Scheduled items whose publication time has passed are published (spec §5.3) before a read: the
+   * read waits for the publication when one is due, and sends no statement otherwise
+   * ({@link ScheduledPublication}, which publishes them on time whether or not anybody reads).
    */
-  async publishDueItems(): Promise<void> {
-    const now = Date.now();
-    if (now < this.nextCheckAt) return;
-    this.nextCheckAt = now + PROMOTION_RECHECK_MS;
-    const due = wallToDate(nowUtcWall(new Date(now)));
-    await onPrimary(async () => {
-      let published = await this.events.publishDue(due);
-      for (const kind of ['venue', 'organizer'] as const) published += await this.publishDueOf(kind, due);
-      if (published > 0) await this.version.bump();
-    });
-  }
-
-  /** Due venues or organizers: a plain look first, then one transaction that publishes and logs them. */
-  private async publishDueOf(kind: 'venue' | 'organizer', due: Date): Promise<number> {
-    const table = `${kind}s`;
-    const dueIds = (manager: EntityManager) =>
-      manager.createQueryBuilder().select('t.id', 'id').from(table, 't').where("t.status = 'future' AND t.date_utc <= :due", { due });
-    if (!(await dueIds(this.dataSource.manager).limit(1).getRawOne())) return 0;
-    return retryOnConflict(() =>
-      this.dataSource.transaction(async (manager) => {
-        const ids = (await forUpdate(dueIds(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
-        if (ids.length === 0) return 0;
-        await recordingChanges(
-          manager,
-          kind,
-          ids,
-          async () => {
-            for (const chunk of idChunks(ids))
-              await manager.query(`UPDATE ${table} SET status = 'publish' WHERE id IN (${chunk.join(', ')})`);
-          },
-          'published',
-        );
-        return ids.length;
-      }),
-    );
+  publishDueItems(): Promise<void> {
+    return this.publication.beforeRead();
   }
 
   /**
@@ -194,7 +151,7 @@ export class ItemsService {
    * (nor a term's count).
    */
   async dataChanged(embeddedRowsWritten = true): Promise<void> {
-    this.nextCheckAt = 0;
+    this.publication.written();
     await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
   }
 
