@@ -2,7 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { resolveDataSourceOptions } from '../database/data-source-options.js';
+import { serializeSqliteTransactions } from '../database/sqlite-transactions.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { TecImporter } from '../importer/tec-importer.js';
 import { LoginLocks } from '../limits/login-locks.js';
@@ -21,6 +23,11 @@ export class CliModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
         TypeOrmModule.forRootAsync({
           useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            serializeSqliteTransactions(dataSource);
+            return dataSource;
+          },
         }),
         EditionsModule,
       ],

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     expect(config.http.maxBodyBytes).toBe(1048576);
     expect(config.http.corsOrigins).toBe('*');
     expect(config.http.cacheMaxAgeSeconds).toBe(0);
-    expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite' });
+    expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite', busyTimeoutMs: 5000 });
     expect(config.limits).toMatchObject({
       loginFailures: 10,
       loginAddressFailures: 100,

@@ -1,6 +1,13 @@
 import { ConfigError, integer, type EnvReader } from './env-values.js';
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | MysqlConfig;
+export type DatabaseConfig = SqliteConfig | MysqlConfig;
+
+export interface SqliteConfig {
+  kind: 'sqlite';
+  path: string;
+  /** Longest wait for the write lock that another process sharing the file holds (`SQLITE_BUSY_TIMEOUT_MS`). */
+  busyTimeoutMs: number;
+}
 
 export interface MysqlConfig {
   kind: 'mysql';
@@ -31,7 +38,11 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
     if (replicas !== undefined) {
       throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL (the embedded SQLite database has no replicas)');
     }
-    return { kind: 'sqlite', path: read('SQLITE_PATH') ?? 'data/calendar.sqlite' };
+    return {
+      kind: 'sqlite',
+      path: read('SQLITE_PATH') ?? 'data/calendar.sqlite',
+      busyTimeoutMs: integer(read('SQLITE_BUSY_TIMEOUT_MS') ?? '5000', 'SQLITE_BUSY_TIMEOUT_MS', 0, 600000),
+    };
   }
   if (!DATABASE_URL_SHAPE.test(url)) {
     throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');

@@ -62,9 +62,13 @@ export function dataSourceOptions(database: DatabaseConfig, extensions: Extensio
       ...common,
       type: 'better-sqlite3',
       database: file,
+      // Other processes may share the file (a second server, the command line): a connection that meets
+      // their writer waits up to SQLITE_BUSY_TIMEOUT_MS instead of failing with SQLITE_BUSY, and in WAL
+      // mode (kept by the file once set) readers and the writer do not block each other.
+      timeout: database.busyTimeoutMs,
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma(`busy_timeout = ${database.busyTimeoutMs}`);
         db.pragma('journal_mode = WAL');
-        db.pragma('busy_timeout = 5000');
         db.pragma('foreign_keys = ON');
         db.pragma('synchronous = NORMAL');
       },

@@ -28,6 +28,31 @@ export async function readRawBody(req: IncomingMessage, maxBytes: number): Promi
   }
 }
 
+/** At most this much of a refused body is read (and dropped) so its sender gets to read the answer. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body and drops it. Answering while the client still sends would close
+ * the connection under it (it sees EPIPE or a reset instead of the 413); past the bound the
+ * connection is closed all the same.
+ */
+function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      req.off('data', count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARDED_BYTES) done();
+    };
+    req.on('data', count).once('end', done).once('close', done).once('error', done);
+    req.resume();
+  });
+}
+
 /**
  * Step 1 of the order of checks (spec §4.6): a request target longer than `MAX_URL_BYTES` is
  * refused with 414, a header section larger than `MAX_HEADER_BYTES` with 431, and a body larger than `MAX_BODY_BYTES` with 413, before anything else. The
@@ -50,10 +75,18 @@ export class BodyLimitMiddleware implements NestMiddleware {
     if (oversized === 414) throw new ApiError(414, ErrorCode.UriTooLong, { limit: this.limits.maxUrlBytes });
     if (oversized === 431) throw new ApiError(431, ErrorCode.HeadersTooLarge, { limit: this.limits.maxHeaderBytes });
     if (!req.ctx.target) return next();
-    if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) {
-      throw new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
+    try {
+      if (Number(req.headers['content-length'] ?? 0) > this.maxBytes) {
+        throw new ApiError(413, ErrorCode.PayloadTooLarge, { limit: this.maxBytes });
+      }
+      req[RAW_BODY] = await readRawBody(req, this.maxBytes);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 413) {
+        res.setHeader('Connection', 'close');
+        await discardBody(req);
+      }
+      throw error;
     }
-    req[RAW_BODY] = await readRawBody(req, this.maxBytes);
     next();
   }
 }
