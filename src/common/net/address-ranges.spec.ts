@@ -20,6 +20,7 @@ describe('addressRange', () => {
     ['::', 'unspecified'],
     ['::1', 'loopback'],
     ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
     ['febf:ffff::1', 'link-local'],
     ['fc00::1', 'unique-local'],
     ['fd12:3456::1', 'unique-local'],

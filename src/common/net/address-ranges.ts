@@ -69,7 +69,9 @@ export function mappedIpv4(address: string): string | null {
  * (IPv4-compatible, NAT64, 6to4) are never public, since they could lead to any of them.
  * Not an IP address: `reserved`.
  */
-export function addressRange(address: string): AddressRange | null {
+export function addressRange(scoped: string): AddressRange | null {
+  // a zone (fe80::1%eth0) says which interface, not which address
+  const address = scoped.replace(/%.*$/, '');
   const family = isIP(address);
   if (family === 0) return 'reserved';
   const v4 = family === 4 ? address : mappedIpv4(address);
@@ -78,8 +80,9 @@ export function addressRange(address: string): AddressRange | null {
 }
 
 /** Whether an outbound request may connect to `address` on `port` under the operator's setting. */
-export function isAllowedTarget(address: string, port: number, policy: OutboundConfig): boolean {
-  if (policy.allowAll || addressRange(address) === null) return true;
+export function isAllowedTarget(scoped: string, port: number, policy: OutboundConfig): boolean {
+  if (policy.allowAll || addressRange(scoped) === null) return true;
+  const address = scoped.replace(/%.*$/, '');
   const v4 = isIP(address) === 4 ? address : mappedIpv4(address);
   return policy.allow.some((allowance) => {
     if (allowance.port !== null && allowance.port !== port) return false;
