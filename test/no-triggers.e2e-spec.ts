@@ -82,7 +82,7 @@ describe('a schema without triggers', () => {
   }, 120_000);
 
   it('upgrades a database made with the triggers in place: they and their columns go, and events answer their links', async () => {
-    const t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const t = await startTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true' });
     let upgraded: TestApp | undefined;
     try {
       const dataSource = t.app.get<DataSource>(getDataSourceToken());
@@ -115,7 +115,7 @@ describe('a schema without triggers', () => {
       expect(await columnsOf(dataSource, 'events')).toEqual(expect.arrayContaining(LINK_COLUMNS.map(({ column }) => column)));
 
       // the application starts on it, as the user that made it, and migrates it
-      upgraded = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, { sharing: t });
+      upgraded = await startTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true' }, { sharing: t });
       const migrated = upgraded.app.get<DataSource>(getDataSourceToken());
       expect(await migrated.showMigrations()).toBe(false);
       expect(await triggerNames(migrated)).toEqual([]);

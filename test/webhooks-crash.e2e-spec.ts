@@ -29,7 +29,7 @@ describe('webhooks across a crash (kill -9)', () => {
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     LOGIN_FAILURE_LIMIT: '100000',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     CHANGES_POLL_INTERVAL_MS: '100',
     WEBHOOK_RETRY_BASE_MS: '200',
     WEBHOOK_TIMEOUT_MS: '1500',

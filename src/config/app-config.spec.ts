@@ -138,4 +138,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, REPLICA_MAX_LAG_MS: '50' })).toThrow(/REPLICA_MAX_LAG_MS/);
     expect(() => loadConfig({ DATABASE_URL: url, REPLICA_WAIT_MS: '-1' })).toThrow(/REPLICA_WAIT_MS/);
   });
+
+  it('reads which non-public addresses outbound requests may reach, refusing all by default', () => {
+    expect(loadConfig({}).outbound).toEqual({ allowAll: false, allow: [] });
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound).toEqual({ allowAll: true, allow: [] });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).outbound).toEqual({ allowAll: true, allow: [] });
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).outbound.allowAll).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '10.1.0.0/16, 127.0.0.1:8080,[fd00::/8]:443,::1' }).outbound.allow).toEqual([
+      { network: '10.1.0.0', prefix: 16, family: 4, port: null },
+      { network: '127.0.0.1', prefix: 32, family: 4, port: 8080 },
+      { network: 'fd00::', prefix: 8, family: 6, port: 443 },
+      { network: '::1', prefix: 128, family: 6, port: null },
+    ]);
+    for (const value of [
+      'maybe',
+      '10.0.0.0/33',
+      '10.0.0.300',
+      'example.org',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      '[::1]',
+      '10.0.0.0/8/8',
+      '2',
+    ]) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: value })).toThrow(
+        /^Invalid configuration: OUTBOUND_ALLOW_PRIVATE must be true, false or a/,
+      );
+    }
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '10.0.0.0/8' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { readDatabaseConfig, type DatabaseConfig } from './database-config.js';
 import { ConfigError, decimal, envReader, flag, integer, type Env } from './env-values.js';
 import { readApiConfig, readHttpConfig, type ApiConfig, type HttpConfig } from './http-config.js';
 import { readLimitsConfig, type LimitsConfig } from './limits-config.js';
+import { readOutboundConfig, type OutboundConfig } from './outbound-config.js';
 import { normalizeTimezone } from './time-zone-names.js';
 
 // the sections read in files of their own, importable from here with the rest of the configuration
@@ -9,6 +10,7 @@ export { databaseKindFromEnv, type DatabaseConfig, type MysqlConfig } from './da
 export { ConfigError, type Env } from './env-values.js';
 export type { ApiConfig, HttpConfig } from './http-config.js';
 export type { LimitsConfig } from './limits-config.js';
+export type { OutboundAllowance, OutboundConfig } from './outbound-config.js';
 
 /** Typed, validated configuration. Built once from the environment by {@link loadConfig}. */
 export interface AppConfig {
@@ -23,6 +25,7 @@ export interface AppConfig {
   limits: LimitsConfig;
   changes: ChangesConfig;
   webhooks: WebhooksConfig;
+  outbound: OutboundConfig;
   log: LogConfig;
 }
 
@@ -81,13 +84,11 @@ export interface ChangesConfig {
 }
 
 export interface WebhooksConfig {
-  /** Private, loopback, link-local, unspecified and multicast targets allowed (`WEBHOOK_ALLOW_PRIVATE_TARGETS`). */
-  allowPrivateTargets: boolean;
   /** First retry after about this long; each later one waits five times longer (`WEBHOOK_RETRY_BASE_MS`). */
   retryBaseMs: number;
   /** Attempts of one delivery before it fails and its subscription is deactivated (`WEBHOOK_MAX_ATTEMPTS`). */
   maxAttempts: number;
-  /** Bound on connecting, and on the whole answer once connected (`WEBHOOK_TIMEOUT_MS`). */
+  /** Bound on one attempt, from resolving the receiver's name to the end of its answer (`WEBHOOK_TIMEOUT_MS`). */
   timeoutMs: number;
   /** How long finished deliveries and their attempts are kept (`WEBHOOK_LOG_RETENTION_DAYS`). */
   logRetentionDays: number;
@@ -179,12 +180,12 @@ export function loadConfig(env: Env): AppConfig {
       pollIntervalMs: integer(read('CHANGES_POLL_INTERVAL_MS') ?? '1000', 'CHANGES_POLL_INTERVAL_MS', 10, 600_000),
     },
     webhooks: {
-      allowPrivateTargets: flag(read('WEBHOOK_ALLOW_PRIVATE_TARGETS') ?? 'false', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       retryBaseMs: integer(read('WEBHOOK_RETRY_BASE_MS') ?? '5000', 'WEBHOOK_RETRY_BASE_MS', 1, 3_600_000),
       maxAttempts: integer(read('WEBHOOK_MAX_ATTEMPTS') ?? '8', 'WEBHOOK_MAX_ATTEMPTS', 1, 20),
       timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '10000', 'WEBHOOK_TIMEOUT_MS', 100, 120_000),
       logRetentionDays: decimal(read('WEBHOOK_LOG_RETENTION_DAYS') ?? '7', 'WEBHOOK_LOG_RETENTION_DAYS', 0.00001, 3650),
     },
+    outbound: readOutboundConfig(read),
     log: {
       level: logLevel as LogConfig['level'],
       requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS'),

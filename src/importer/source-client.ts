@@ -1,8 +1,12 @@
 /**
- * The importer's only way to the source: GET requests (never anything that writes) with Node's
- * fetch, a timeout per attempt, a bound on requests in flight, and retries with backoff on 429,
- * 5xx, timeouts and lost connections (`Retry-After` honoured).
+ * The importer's only way to the source: GET requests (never anything that writes) through the
+ * outbound guard (addresses checked against `OUTBOUND_ALLOW_PRIVATE`, redirects checked again,
+ * answers bounded), a timeout per attempt, a bound on requests in flight, and retries with backoff
+ * on 429, 5xx, timeouts and lost connections (`Retry-After` honoured).
  */
+import type { OutboundConfig } from '../config/app-config.js';
+import { outboundRequest } from '../common/net/outbound-request.js';
+import { OutboundError } from '../common/net/outbound-target.js';
 
 /** A failure that ends the run: one line, meant for the operator. */
 export class SourceError extends Error {
@@ -25,7 +29,14 @@ export interface SourceClientOptions {
   maxRetryAfterMs: number;
   /** Requests in flight at most. */
   concurrency: number;
+  /** Which non-public addresses the source may have (`OUTBOUND_ALLOW_PRIVATE`). */
+  outbound: OutboundConfig;
 }
+
+/** Largest answer read from the source: a page of 100 events with long descriptions is far below it. */
+export const SOURCE_MAX_BYTES = 32 * 1024 * 1024;
+/** Redirects followed at most per request, each checked like the first address. */
+export const SOURCE_MAX_REDIRECTS = 5;
 
 export const DEFAULT_CLIENT_OPTIONS: SourceClientOptions = {
   timeoutMs: 30_000,
@@ -33,6 +44,7 @@ export const DEFAULT_CLIENT_OPTIONS: SourceClientOptions = {
   retryBaseMs: 500,
   maxRetryAfterMs: 120_000,
   concurrency: 4,
+  outbound: { allowAll: false, allow: [] },
 };
 
 /** An answer of the source, its body read: JSON when it is JSON, else the text. */
@@ -59,14 +71,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** A short, one-line description of a failed fetch (`ECONNREFUSED`, `timeout after 30 s`). */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  if (cause?.code) return cause.code;
-  if (cause?.message) return cause.message.split('\n')[0];
-  return error instanceof Error ? error.message.split('\n')[0] : String(error);
-}
+/** Failures that another attempt cannot change: the address, the name, the URL, the size, a redirect loop. */
+const FINAL_PROBLEMS = new Set(['url', 'not_allowed', 'unresolvable', 'too_large', 'redirects']);
 
 export class SourceClient {
   readonly options: SourceClientOptions;
@@ -94,7 +100,7 @@ export class SourceClient {
    * `anonymous` sends no credentials (to see what a visitor sees).
    */
   async get(url: string, options: { anonymous?: boolean } = {}): Promise<SourceAnswer> {
-    const { retries, retryBaseMs, maxRetryAfterMs, timeoutMs } = this.options;
+    const { retries, retryBaseMs, maxRetryAfterMs } = this.options;
     let lastProblem = '';
     let answered = false;
     for (let attempt = 0; attempt <= retries; attempt++) {
@@ -113,8 +119,10 @@ export class SourceClient {
         }
       } catch (error) {
         if (error instanceof SourceError) throw error;
+        if (error instanceof OutboundError && FINAL_PROBLEMS.has(error.problem))
+          throw new SourceError(`cannot read ${url}: ${error.message}`);
         answered = false;
-        lastProblem = describeFailure(error, timeoutMs);
+        lastProblem = error instanceof OutboundError ? error.message : 'the request could not be sent';
       }
       if (attempt === retries) break;
       const backoff = retryBaseMs * 2 ** attempt;
@@ -126,10 +134,22 @@ export class SourceClient {
 
   private async once(url: string, anonymous: boolean): Promise<SourceAnswer> {
     this.requests++;
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'event-calendar-api import:tec' };
-    if (this.authorization && !anonymous) headers.Authorization = this.authorization;
-    const response = await fetch(url, { method: 'GET', headers, redirect: 'follow', signal: AbortSignal.timeout(this.options.timeoutMs) });
-    const text = await response.text();
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'event-calendar-api import:tec' };
+    if (this.authorization && !anonymous) headers.authorization = this.authorization;
+    const response = await outboundRequest(
+      url,
+      {
+        method: 'GET',
+        headers,
+        timeoutMs: this.options.timeoutMs,
+        maxBytes: SOURCE_MAX_BYTES,
+        overflow: 'fail',
+        maxRedirects: SOURCE_MAX_REDIRECTS,
+        credentialHeaders: ['authorization'],
+      },
+      this.options.outbound,
+    );
+    const text = response.body.toString('utf8');
     let json: unknown;
     const trimmed = text.trimStart();
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) {

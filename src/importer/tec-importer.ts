@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { CostConfig, EventsConfig, SiteConfig } from '../config/app-config.js';
+import type { CostConfig, EventsConfig, OutboundConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { offsetHours } from '../common/dates/zones.js';
@@ -90,7 +90,12 @@ export class TecImporter {
   async open(options: ImportOptions): Promise<OpenedRun> {
     const started = Date.now();
     const prepared = await this.prepare(options);
-    const client = new SourceClient({ ...options.client, user: options.user, password: options.password });
+    const client = new SourceClient({
+      ...options.client,
+      user: options.user,
+      password: options.password,
+      outbound: this.config.getOrThrow<OutboundConfig>('outbound'),
+    });
     let site: SourceSite;
     try {
       site = await discoverSource(client, options.from);

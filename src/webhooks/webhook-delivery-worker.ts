@@ -82,7 +82,7 @@ export class WebhookDeliveryWorker {
       signedHeaders(subscription.secret, delivery.messageId, delivery.body),
       delivery.body,
       {
-        allowPrivate: this.store.settings.allowPrivateTargets,
+        outbound: this.store.outbound,
         timeoutMs: this.store.settings.timeoutMs,
       },
     );

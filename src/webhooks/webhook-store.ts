@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { WebhooksConfig } from '../config/app-config.js';
+import type { OutboundConfig, WebhooksConfig } from '../config/app-config.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
@@ -27,6 +27,8 @@ export function inFuture(ms: number, mysql: boolean): string {
 @Injectable()
 export class WebhookStore {
   readonly settings: WebhooksConfig;
+  /** Which non-public addresses a receiver may have (`OUTBOUND_ALLOW_PRIVATE`). */
+  readonly outbound: OutboundConfig;
   readonly mysql: boolean;
 
   constructor(
@@ -34,6 +36,7 @@ export class WebhookStore {
     @Inject(ConfigService) config: ConfigService,
   ) {
     this.settings = config.getOrThrow<WebhooksConfig>('webhooks');
+    this.outbound = config.getOrThrow<OutboundConfig>('outbound');
     this.mysql = dataSource.driver.options.type !== 'better-sqlite3';
   }
 

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isEventPattern } from '../changes/domain-event.js';
-import type { ListsConfig, WebhooksConfig } from '../config/app-config.js';
+import type { ListsConfig, OutboundConfig } from '../config/app-config.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
@@ -29,7 +29,7 @@ const FIELD_ORDER = ['url', 'events', 'description', 'active', 'edition', 'rotat
  */
 @Injectable()
 export class WebhooksService {
-  private readonly settings: WebhooksConfig;
+  private readonly outbound: OutboundConfig;
   private readonly lists: ListsConfig;
 
   constructor(
@@ -39,7 +39,7 @@ export class WebhooksService {
     /** Absent in the command-line tool: a running server picks the work up at its next poll. */
     @Optional() private readonly dispatcher?: WebhookDispatcher,
   ) {
-    this.settings = config.getOrThrow<WebhooksConfig>('webhooks');
+    this.outbound = config.getOrThrow<OutboundConfig>('outbound');
     this.lists = config.getOrThrow<ListsConfig>('lists');
   }
 
@@ -210,8 +210,8 @@ export class WebhooksService {
     if (input.url !== undefined && !problems.has('url')) {
       url = parseTargetUrl(input.url);
       if (!url) problems.add('url', 'webhook_url');
-      else if (!this.settings.allowPrivateTargets && literalAddress(url) !== null) {
-        await resolveTarget(url, false).catch((error: unknown) => {
+      else if (literalAddress(url) !== null) {
+        await resolveTarget(url, this.outbound).catch((error: unknown) => {
           if (error instanceof TargetRefused) problems.add('url', error.problem);
         });
       }
@@ -226,7 +226,7 @@ export class WebhooksService {
     this.assertAdministrator(ctx);
     if (url && literalAddress(url) === null) {
       try {
-        await resolveTarget(url, this.settings.allowPrivateTargets);
+        await resolveTarget(url, this.outbound);
       } catch (error) {
         if (error instanceof TargetRefused) throw ApiError.invalidParam('url', error.problem);
         throw error;

@@ -59,6 +59,8 @@ export async function startTestApp(
     ADMIN_LOGIN: ADMIN.login,
     ADMIN_PASSWORD: ADMIN.password,
     LOGIN_FAILURE_LIMIT: '100000',
+    // the fake sources and receivers of the tests listen on 127.0.0.1; test/outbound-guard.e2e-spec.ts runs with the default
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     ...(databaseUrl
       ? { DATABASE_URL: databaseUrl }
       : { SQLITE_PATH: shared?.kind === 'sqlite' ? shared.path : join(sqliteDir as string, 'test.sqlite') }),
