@@ -195,7 +195,8 @@ describe('work per list request', () => {
   });
   /** The statements of one request: those before its transaction, those inside it (after its start, up to its commit), those after. */
   function partsOf(statements: string[]) {
-    const own = statements.filter((sql) => !SEQUENCER.test(sql));
+    // on SQLite a transaction opens with a write that changes nothing, to take the write lock (database/sqlite-transactions.ts): part of its BEGIN
+    const own = statements.filter((sql) => !SEQUENCER.test(sql) && !/^DELETE FROM \S+ WHERE 0$/.test(sql));
     const begin = own.findIndex((sql) => /^(START|BEGIN) TRANSACTION/i.test(sql));
     const commit = own.findIndex((sql, index) => index > begin && /^COMMIT/i.test(sql));
     expect(begin).toBeGreaterThan(0);
