@@ -236,7 +236,14 @@ describe.each(SETTINGS)('one way in: an extension sees every request and its gua
   });
 });
 
-/** Compiles the extension and its server entry (test/support/one-way-in-*.ts) next to the built service in dist/. */
+/**
+ * Where the extension and its server entry are compiled: beside the built service in dist/ (the
+ * entry imports `../../src/lifecycle.js`), in a folder of this process's own, since the SQLite and
+ * MariaDB runs of the suite may run side by side.
+ */
+const ENTRY_ROOT = `dist/one-way-in-${process.pid}`;
+
+/** Compiles the extension and its server entry (test/support/one-way-in-*.ts) into {@link ENTRY_ROOT}. */
 function buildServerEntry(): string {
   execFileSync(process.execPath, ['scripts/ensure-built.mjs'], { stdio: 'inherit' });
   const { options } = ts.parseJsonConfigFileContent(
@@ -244,16 +251,16 @@ function buildServerEntry(): string {
     ts.sys,
     '.',
   );
-  mkdirSync('dist/test/support', { recursive: true });
+  mkdirSync(`${ENTRY_ROOT}/support`, { recursive: true });
   for (const name of ['one-way-in-extension', 'one-way-in-server']) {
     const source = readFileSync(`test/support/${name}.ts`, 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { ...options, module: ts.ModuleKind.ES2022, sourceMap: false },
       fileName: `${name}.ts`,
     });
-    writeFileSync(`dist/test/support/${name}.js`, outputText);
+    writeFileSync(`${ENTRY_ROOT}/support/${name}.js`, outputText);
   }
-  return 'dist/test/support/one-way-in-server.js';
+  return `${ENTRY_ROOT}/support/one-way-in-server.js`;
 }
 
 /**
@@ -314,7 +321,7 @@ describe('one way in: the server process of docs/EXTENDING.md (serve({ modules }
   afterAll(() => {
     child?.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
-    rmSync('dist/test', { recursive: true, force: true });
+    rmSync(ENTRY_ROOT, { recursive: true, force: true });
   });
 
   it('sees every request, and refuses writes without X-Tenant and reads without X-Key every time, cached or not', async () => {
