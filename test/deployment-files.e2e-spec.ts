@@ -46,7 +46,7 @@ function lifecycleChecks(file: string, exposedService: string) {
     const stopSeconds = Number(/stop_grace_period: (\d+)s/.exec(app)?.[1]);
     expect(stopSeconds * 1000).toBeGreaterThanOrEqual(grace + 5000);
     const services = text.slice(text.indexOf('\nservices:'), text.indexOf('\nvolumes:'));
-    for (const name of [...services.matchAll(/^  ([a-z-]+):\n/gm)].map(([, name]) => name)) {
+    for (const name of [...services.matchAll(/^ {2}([a-z-]+):\n/gm)].map(([, name]) => name)) {
       if (name === 'migrate') expect(service(name)).toMatch(/restart: 'no'/);
       else expect({ name, restart: /restart: unless-stopped/.test(service(name)) }).toEqual({ name, restart: true });
     }
