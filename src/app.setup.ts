@@ -7,6 +7,7 @@ import { ResponseCacheInterceptor } from './cache/response-cache.js';
 import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
+import { StartupState } from './health/startup-state.js';
 import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
 import { Translator } from './i18n/translator.js';
 import { UsersService } from './users/users.service.js';
@@ -22,10 +23,13 @@ export interface AppOptions {
 
 /**
  * The first administrator (spec §4.3) when there is no user yet. `serve` calls it once the server
- * listens, so a start that fails (a port taken) never creates a password it cannot show.
+ * listens, so a start that fails (a port taken) never creates a password it cannot show. Start-up is
+ * complete then: `/health/ready` answers 200 from here on (503 before).
  */
 export async function createFirstAdministrator(app: NestExpressApplication, config: AppConfig) {
-  return app.get(UsersService).bootstrapAdministrator(config.admin.login, config.admin.password);
+  const admin = await app.get(UsersService).bootstrapAdministrator(config.admin.login, config.admin.password);
+  app.get(StartupState, { strict: false }).markComplete();
+  return admin;
 }
 
 /** Nest's own start-up chatter (a line per module and per route): the banner says what matters. */

@@ -5,7 +5,7 @@ export function describeDatabase(config: AppConfig): string {
   if (config.database.kind === 'sqlite') return `SQLite file ${config.database.path}`;
   try {
     const url = new URL(config.database.url);
-    return `MySQL/MariaDB ${url.username ? `${url.username}@` : ''}${url.host}${url.pathname}`;
+    return `MySQL/MariaDB ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
   } catch {
     return 'MySQL/MariaDB';
   }

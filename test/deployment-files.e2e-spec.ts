@@ -1,4 +1,64 @@
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '../src/config/app-config.js';
+
+/** The app's environment of a compose file with `${NAME...}` substituted by `values`. */
+function appEnvironment(text: string, values: Record<string, string>): Record<string, string> {
+  const block =
+    /DATABASE_HOST:[\s\S]*?(?=\n\S|\n\s*(?:ports|stop_grace_period|restart|deploy|command|depends_on|volumes):)/.exec(text)?.[0] ?? '';
+  const env: Record<string, string> = {};
+  for (const [, name, raw] of block.matchAll(/^\s*([A-Z_]+): (.+)$/gm)) {
+    const unquoted = raw.replace(/^'(.*)'$/, '$1');
+    env[name] = unquoted.replace(
+      /\$\{([A-Z_]+)(?::-([^}]*))?[^}]*\}/g,
+      (_, variable: string, fallback?: string) => values[variable] ?? fallback ?? '',
+    );
+  }
+  return env;
+}
+
+/** What every compose file promises about its services' lifecycle and the app's database connection. */
+function lifecycleChecks(file: string, exposedService: string) {
+  const text = readFileSync(file, 'utf8');
+  const service = (name: string) => new RegExp(`\\n  ${name}:\\n[\\s\\S]*?(?=\\n  [a-z-]+:\\n|\\nvolumes:|$)`).exec(text)?.[0] ?? '';
+
+  it('hands the app the database in parts, so a generated password with / # ? @ reaches MySQL unchanged', () => {
+    expect(text).not.toMatch(/DATABASE_URL|DATABASE_REPLICA_URLS|mysql:\/\//);
+    const password = 'a/b#c?d@e%f+g=';
+    const database = loadConfig({
+      ...appEnvironment(text, { DB_PASSWORD: password, PUBLIC_URL: 'http://x.test', ADMIN_PASSWORD: 'admin-password-1' }),
+    }).database as { kind: string; url: string; replicaUrls: string[] };
+    expect(database.kind).toBe('mysql');
+    for (const url of [database.url, ...database.replicaUrls]) {
+      const parsed = new URL(url);
+      expect([decodeURIComponent(parsed.username), decodeURIComponent(parsed.password), parsed.port, parsed.pathname]).toEqual([
+        'calendar',
+        password,
+        '3306',
+        '/calendar',
+      ]);
+    }
+  });
+
+  it('restarts every long-running service and gives the app longer to stop than SHUTDOWN_GRACE_MS', () => {
+    const grace = Number(/SHUTDOWN_GRACE_MS: '(\d+)'/.exec(text)?.[1]);
+    expect(grace).toBeGreaterThan(0);
+    const app = service('app');
+    const stopSeconds = Number(/stop_grace_period: (\d+)s/.exec(app)?.[1]);
+    expect(stopSeconds * 1000).toBeGreaterThanOrEqual(grace + 5000);
+    const services = text.slice(text.indexOf('\nservices:'), text.indexOf('\nvolumes:'));
+    for (const name of [...services.matchAll(/^ {2}([a-z-]+):\n/gm)].map(([, name]) => name)) {
+      if (name === 'migrate') expect(service(name)).toMatch(/restart: 'no'/);
+      else expect({ name, restart: /restart: unless-stopped/.test(service(name)) }).toEqual({ name, restart: true });
+    }
+  });
+
+  it('publishes its port on loopback unless BIND_ADDRESS says otherwise', () => {
+    const ports = [...text.matchAll(/^\s+- '([^']*:\d+)'$/gm)].map(([, mapping]) => mapping);
+    expect(ports).toHaveLength(1);
+    expect(ports[0]).toMatch(/^\$\{BIND_ADDRESS:-127\.0\.0\.1\}:\$\{[A-Z_]+:-\d+\}:\d+$/);
+    expect(service(exposedService)).toContain(ports[0]);
+  });
+}
 
 /** The compose file ships no secrets: each one is required from `.env`, with a message naming it. */
 describe('docker-compose.yml', () => {
@@ -8,9 +68,10 @@ describe('docker-compose.yml', () => {
 
   it('requires every password, the database URL and the public URL, and defaults none of them', () => {
     const secrets = settings.filter(([name]) => /PASSWORD|DATABASE_URL|PUBLIC_URL/.test(name));
+    expect(secrets.map(([name]) => name)).not.toContain('DATABASE_URL');
     expect(secrets.map(([name]) => name).sort()).toEqual([
       'ADMIN_PASSWORD',
-      'DATABASE_URL',
+      'DATABASE_PASSWORD',
       'MYSQL_PASSWORD',
       'MYSQL_ROOT_PASSWORD',
       'PUBLIC_URL',
@@ -32,6 +93,8 @@ describe('docker-compose.yml', () => {
     expect(text.match(/--innodb-buffer-pool-size=\$\{DB_BUFFER_POOL_SIZE:-1G\}/g)).toHaveLength(1);
     expect(readFileSync('.env.example', 'utf8')).toMatch(/^DB_BUFFER_POOL_SIZE=1G$/m);
   });
+
+  lifecycleChecks('docker-compose.yml', 'app');
 });
 
 /** The scaled-out recipe (docs/SCALING.md): the same rule for secrets, and the pieces it promises. */
@@ -42,15 +105,7 @@ describe('deploy/compose.yaml', () => {
   it('requires every password and URL holding one from deploy/.env, and lists each in deploy/.env.example', () => {
     const secrets = settings.filter(([name]) => /PASSWORD|DATABASE_URL|DATABASE_REPLICA_URLS|PUBLIC_URL/.test(name));
     expect(new Set(secrets.map(([name]) => name))).toEqual(
-      new Set([
-        'DATABASE_URL',
-        'DATABASE_REPLICA_URLS',
-        'PUBLIC_URL',
-        'ADMIN_PASSWORD',
-        'MYSQL_PASSWORD',
-        'MYSQL_ROOT_PASSWORD',
-        'REPLICATION_PASSWORD',
-      ]),
+      new Set(['DATABASE_PASSWORD', 'PUBLIC_URL', 'ADMIN_PASSWORD', 'MYSQL_PASSWORD', 'MYSQL_ROOT_PASSWORD', 'REPLICATION_PASSWORD']),
     );
     for (const [name, value] of secrets) {
       expect({ name, requiredFromEnv: /\$\{[A-Z_]+:\?[^}]+\}/.test(value) }).toEqual({ name, requiredFromEnv: true });
@@ -74,4 +129,6 @@ describe('deploy/compose.yaml', () => {
     expect(text).toMatch(/replicas: \$\{APP_REPLICAS:-2\}/);
     expect(readFileSync('deploy/haproxy.cfg', 'utf8')).toMatch(/option httpchk GET \/health\/ready/);
   });
+
+  lifecycleChecks('deploy/compose.yaml', 'haproxy');
 });

@@ -139,6 +139,64 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, REPLICA_WAIT_MS: '-1' })).toThrow(/REPLICA_WAIT_MS/);
   });
 
+  it('builds the database URL from its parts, any password working', () => {
+    const parts = { DATABASE_HOST: 'db', DATABASE_USER: 'calendar', DATABASE_PASSWORD: 'a/b#c?d@e%f:g', DATABASE_NAME: 'calendar' };
+    const database = loadConfig(parts).database;
+    expect(database).toMatchObject({ kind: 'mysql', url: 'mysql://calendar:a%2Fb%23c%3Fd%40e%25f%3Ag@db:3306/calendar', replicaUrls: [] });
+    const url = new URL((database as { url: string }).url);
+    expect([url.hostname, url.port, decodeURIComponent(url.password), url.pathname]).toEqual(['db', '3306', 'a/b#c?d@e%f:g', '/calendar']);
+    expect(loadConfig({ ...parts, DATABASE_PORT: '3307', DATABASE_PASSWORD: '' }).database).toMatchObject({
+      url: 'mysql://calendar@db:3307/calendar',
+    });
+    expect(loadConfig({ ...parts, DATABASE_REPLICA_HOSTS: 'replica-1, replica-2:3307' }).database).toMatchObject({
+      replicaUrls: [
+        'mysql://calendar:a%2Fb%23c%3Fd%40e%25f%3Ag@replica-1:3306/calendar',
+        'mysql://calendar:a%2Fb%23c%3Fd%40e%25f%3Ag@replica-2:3307/calendar',
+      ],
+    });
+  });
+
+  it('refuses parts that are missing, malformed or given beside DATABASE_URL, in one line naming the variable', () => {
+    const parts = { DATABASE_HOST: 'db', DATABASE_USER: 'calendar', DATABASE_PASSWORD: 'secret', DATABASE_NAME: 'calendar' };
+    expect(() => loadConfig({ ...parts, DATABASE_URL: 'mysql://u@db/calendar' })).toThrow(
+      'Invalid configuration: DATABASE_URL is set together with DATABASE_HOST, DATABASE_USER, DATABASE_PASSWORD, DATABASE_NAME: give the database either as DATABASE_URL or in parts, not both',
+    );
+    expect(() => loadConfig({ ...parts, DATABASE_NAME: undefined })).toThrow(/^Invalid configuration: DATABASE_NAME is required/);
+    expect(() => loadConfig({ DATABASE_PASSWORD: 'secret' })).toThrow(/^Invalid configuration: DATABASE_HOST is required/);
+    expect(() => loadConfig({ ...parts, DATABASE_HOST: 'db:3306' })).toThrow(/^Invalid configuration: DATABASE_HOST must be/);
+    expect(() => loadConfig({ ...parts, DATABASE_PORT: '70000' })).toThrow(/^Invalid configuration: DATABASE_PORT/);
+    expect(() => loadConfig({ ...parts, DATABASE_REPLICA_HOSTS: 'r/1' })).toThrow(/^Invalid configuration: DATABASE_REPLICA_HOSTS/);
+    expect(() => loadConfig({ ...parts, DATABASE_REPLICA_HOSTS: 'r1', DATABASE_REPLICA_URLS: 'mysql://u@r1:3306/calendar' })).toThrow(
+      /^Invalid configuration: DATABASE_REPLICA_HOSTS is set together with DATABASE_REPLICA_URLS/,
+    );
+  });
+
+  it.each([
+    'mysql://u:pa/ss#x@db/calendar',
+    'mysql://u:pa#ss@db:3306/calendar',
+    'mysql://u:p@ss@db:3306/calendar',
+    'mysql://u:p?ss@db:3306/calendar',
+    'mysql://u:%zz@db:3306/calendar',
+    'mysql://u@db:3306/',
+    'mysql://u@:3306/calendar',
+  ])('refuses the unparsable DATABASE_URL %s at once, in one line', (url) => {
+    let message = '';
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration: DATABASE_URL must look like mysql:\/\/user:password@host:3306\/database/);
+    expect(message).not.toContain('\n');
+  });
+
+  it('accepts percent-encoded passwords, IPv6 hosts and options in DATABASE_URL', () => {
+    for (const url of ['mysql://u:a%2Fb%23c@db:3306/calendar', 'mariadb://u@[::1]:3306/calendar', 'mysql://u@db/calendar?ssl=true']) {
+      expect(loadConfig({ DATABASE_URL: url }).database).toMatchObject({ kind: 'mysql', url });
+    }
+  });
+
   it('reads which non-public addresses outbound requests may reach, refusing all by default', () => {
     expect(loadConfig({}).outbound).toEqual({ allowAll: false, allow: [] });
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound).toEqual({ allowAll: true, allow: [] });

@@ -29,11 +29,74 @@ export interface MysqlConfig {
   replicaWaitMs: number;
 }
 
-const DATABASE_URL_SHAPE = /^(mysql|mariadb):\/\/[^/]+\/[^/?]+/;
+/**
+ * scheme://[user[:password]@]host[:port]/database[?options]: the user and password hold no raw `/ ? # @`
+ * (percent-encoded, they may hold anything), so the host is the one the operator meant.
+ */
+const DATABASE_URL_SHAPE = /^(mysql|mariadb):\/\/(?:([^@/?#]*)@)?([^@/?#:[\]]+|\[[0-9a-fA-F:.]+\])(?::\d{1,5})?\/[^/?#]+(\?[^#]*)?$/;
+
+function wellFormed(url: string): boolean {
+  const match = DATABASE_URL_SHAPE.exec(url);
+  if (!match) return false;
+  try {
+    decodeURIComponent(match[2] ?? '');
+    return new URL(url).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The variables that give the primary's connection in parts, instead of `DATABASE_URL`. */
+export const DATABASE_PARTS = ['DATABASE_HOST', 'DATABASE_PORT', 'DATABASE_USER', 'DATABASE_PASSWORD', 'DATABASE_NAME'] as const;
+const HOST_SHAPE = /^([^@/?#:[\]\s]+|\[[0-9a-fA-F:.]+\])(:\d{1,5})?$/;
+
+/**
+ * `DATABASE_URL` from `DATABASE_HOST`, `DATABASE_PORT` (3306), `DATABASE_USER`, `DATABASE_PASSWORD` and
+ * `DATABASE_NAME`, the user, password and name percent-encoded so any characters work; the read replicas
+ * from `DATABASE_REPLICA_HOSTS` (host[:port], comma-separated) with the same user, password and name.
+ * Undefined when none of the parts is set.
+ */
+function urlsFromParts(read: EnvReader): { url: string; replicaUrls?: string } | undefined {
+  if (!DATABASE_PARTS.some((name) => read(name) !== undefined) && read('DATABASE_REPLICA_HOSTS') === undefined) return undefined;
+  if (read('DATABASE_URL') !== undefined) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `is set together with ${DATABASE_PARTS.filter((name) => read(name) !== undefined).join(', ') || 'DATABASE_REPLICA_HOSTS'}: give the database either as DATABASE_URL or in parts, not both`,
+    );
+  }
+  if (read('DATABASE_REPLICA_HOSTS') !== undefined && read('DATABASE_REPLICA_URLS') !== undefined) {
+    throw new ConfigError('DATABASE_REPLICA_HOSTS', 'is set together with DATABASE_REPLICA_URLS: give the replicas one way, not both');
+  }
+  const required = (name: string) => {
+    const value = read(name);
+    if (value === undefined)
+      throw new ConfigError(name, 'is required when the database is given in parts (DATABASE_HOST, DATABASE_USER, DATABASE_NAME)');
+    return value;
+  };
+  const host = required('DATABASE_HOST');
+  if (!HOST_SHAPE.test(host) || host.includes(':') !== host.startsWith('[')) {
+    throw new ConfigError('DATABASE_HOST', 'must be a host name or IP address (the port goes in DATABASE_PORT)');
+  }
+  const port = integer(read('DATABASE_PORT') ?? '3306', 'DATABASE_PORT', 1, 65535);
+  const user = encodeURIComponent(required('DATABASE_USER'));
+  const password = read('DATABASE_PASSWORD');
+  const name = encodeURIComponent(required('DATABASE_NAME'));
+  const credentials = password === undefined ? user : `${user}:${encodeURIComponent(password)}`;
+  const at = (server: string) => `mysql://${credentials}@${server}/${name}`;
+  const replicaHosts = read('DATABASE_REPLICA_HOSTS')
+    ?.split(',')
+    .map((replica) => replica.trim());
+  if (replicaHosts?.some((replica) => !HOST_SHAPE.test(replica))) {
+    throw new ConfigError('DATABASE_REPLICA_HOSTS', 'must be a comma-separated list of host or host:port');
+  }
+  const withPort = (server: string) => (/:\d+$/.test(server) && !server.endsWith(']') ? server : `${server}:3306`);
+  return { url: at(`${host}:${port}`), replicaUrls: replicaHosts?.map((replica) => at(withPort(replica))).join(',') };
+}
 
 export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
-  const url = read('DATABASE_URL');
-  const replicas = read('DATABASE_REPLICA_URLS');
+  const parts = urlsFromParts(read);
+  const url = parts?.url ?? read('DATABASE_URL');
+  const replicas = parts?.replicaUrls ?? read('DATABASE_REPLICA_URLS');
   if (url === undefined) {
     if (replicas !== undefined) {
       throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL (the embedded SQLite database has no replicas)');
@@ -44,11 +107,14 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
       busyTimeoutMs: integer(read('SQLITE_BUSY_TIMEOUT_MS') ?? '5000', 'SQLITE_BUSY_TIMEOUT_MS', 0, 600000),
     };
   }
-  if (!DATABASE_URL_SHAPE.test(url)) {
-    throw new ConfigError('DATABASE_URL', 'must look like mysql://user:password@host:3306/database');
+  if (!wellFormed(url)) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must look like mysql://user:password@host:3306/database, with / ? # @ % in the user or password percent-encoded (or give the database in parts: DATABASE_HOST, DATABASE_USER, DATABASE_PASSWORD, DATABASE_NAME)',
+    );
   }
   const replicaUrls = replicas === undefined ? [] : replicas.split(',').map((replica) => replica.trim());
-  if (replicaUrls.some((replica) => !DATABASE_URL_SHAPE.test(replica)) || new Set(replicaUrls).size !== replicaUrls.length) {
+  if (replicaUrls.some((replica) => !wellFormed(replica)) || new Set(replicaUrls).size !== replicaUrls.length) {
     throw new ConfigError(
       'DATABASE_REPLICA_URLS',
       'must be a comma-separated list of distinct URLs such as mysql://user:password@replica:3306/database',
@@ -73,5 +139,6 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
 
 /** Which storage engine this process uses; entity column types depend on it before Nest starts. */
 export function databaseKindFromEnv(): DatabaseConfig['kind'] {
-  return (process.env.DATABASE_URL ?? '').trim() === '' ? 'sqlite' : 'mysql';
+  const set = (name: string) => (process.env[name] ?? '').trim() !== '';
+  return set('DATABASE_URL') || set('DATABASE_HOST') ? 'mysql' : 'sqlite';
 }

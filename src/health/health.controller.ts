@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { DatabaseHealthIndicator } from './database.health.js';
+import { StartupState } from './startup-state.js';
 
 /** Liveness and readiness, outside the API namespace. */
 @ApiExcludeController()
@@ -10,6 +11,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: DatabaseHealthIndicator,
+    private readonly startup: StartupState,
   ) {}
 
   /** The process is up. */
@@ -19,10 +21,10 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** The database answers. */
+  /** Start-up is complete (the first administrator exists) and the database answers. */
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.database.check('database', 1500)]);
+    return this.health.check([() => this.startup.check('startup'), () => this.database.check('database', 1500)]);
   }
 }

@@ -37,7 +37,7 @@ let counter = 0;
  */
 export async function startTestApp(
   overrides: Env = {},
-  options: { sharing?: TestApp; modules?: Array<Type | DynamicModule>; database?: string } = {},
+  options: { sharing?: TestApp; modules?: Array<Type | DynamicModule>; database?: string; firstAdministrator?: boolean } = {},
 ): Promise<TestApp> {
   // `database`: a second instance on a database of its own (MySQL/MariaDB: `<name>_<database>`, created when missing)
   const databaseUrl = options.database
@@ -67,7 +67,8 @@ export async function startTestApp(
     ...overrides,
   });
   const app = await createApp(config, { modules: options.modules });
-  await createFirstAdministrator(app, config);
+  // `firstAdministrator: false`: start-up left unfinished (as between `listen` and the administrator in `serve`)
+  if (options.firstAdministrator !== false) await createFirstAdministrator(app, config);
   const users = app.get(UsersService);
   return {
     app,
