@@ -16,8 +16,9 @@ describe('import:tec report', () => {
   beforeAll(async () => {
     source = await fixtureSource({ withWpV2: true });
     target = await startTestApp({ SITE_TIMEZONE: 'UTC' });
-    // term id 1 is taken here: the dry run has to tell the id the category would get instead
-    await target.http().post(`${API}/categories`).set('Authorization', basic(ADMIN)).send({ name: 'Local category' });
+    // term ids 1 and 2 are taken here: the dry run has to tell the id source category 2 would get instead
+    for (const name of ['Local category', 'Another local category'])
+      await target.http().post(`${API}/categories`).set('Authorization', basic(ADMIN)).send({ name });
     dryRun = await importTec(target, ['--from', source.url, ...CREDENTIALS, '--dry-run']);
     realRun = await importTec(target, ['--from', source.url, ...CREDENTIALS]);
   }, 90_000);
@@ -39,13 +40,13 @@ describe('import:tec report', () => {
     // no placeholder ids: the renumbered category gets the id a real run would give it
     expect(dryRun.lines.join('\n')).not.toMatch(/-> -\d/);
     expect(dryRun.lines).toContain('Would be renumbered (source id -> id here):');
-    expect(dryRun.lines.some((line) => /^ {2}category 1 -> \d+$/.test(line))).toBe(true);
+    expect(dryRun.lines.some((line) => /^ {2}category 2 -> \d+$/.test(line))).toBe(true);
     expect(dryRun.lines.some((line) => /^Dry run of .* finished in /.test(line))).toBe(true);
     expect(dryRun.lines.join('\n')).not.toMatch(/\brun \d+|Run \d+/);
   });
 
   it('the renumbering a dry run announced is the one the real run makes, and a real run lists no records', () => {
-    const announced = dryRun.lines.find((line) => /^ {2}category 1 -> \d+$/.test(line));
+    const announced = dryRun.lines.find((line) => /^ {2}category 2 -> \d+$/.test(line));
     expect(realRun.lines).toContain(announced);
     expect(realRun.lines.some((line) => line.includes('would be'))).toBe(false);
     expect(realRun.lines.some((line) => /^Import \(run \d+\) of /.test(line))).toBe(true);
