@@ -374,7 +374,7 @@ describe('import:tec keeps a target in sync', () => {
         expect(run.code).toBe(1);
         expect(run.error).toMatch(/\/organizers\?.* answered 502 injected: Injected fault\. \(gave up after 2 attempts\)$/);
         // printed once, on standard error, not repeated in the summary
-        expect(run.lines.some((line) => line.includes('gave up after'))).toBe(false);
+        expect(run.lines.some((line) => line.includes(run.error as string))).toBe(false);
       } finally {
         await target.close();
         await proxy.close();
