@@ -28,15 +28,19 @@ interface ImportCommandOptions extends Omit<ImportOptions, 'onConflict' | 'clien
   retryBase?: number;
 }
 
-function printReport(report: ImportReport, out: (line: string) => void): void {
+/**
+ * The summary of a run. A dry run shows no run number (its row in `import_runs` is no run of the
+ * source). Without `--watch` the reason of exit code 1 is left to the one line on standard error.
+ */
+function printReport(report: ImportReport, out: (line: string) => void, watching: boolean): void {
   const seconds = (report.durationMs / 1000).toFixed(1);
   const verb = report.dryRun ? 'Dry run' : 'Import';
   const state = report.status === 'completed' ? 'finished' : report.status === 'interrupted' ? 'was interrupted' : 'failed';
   out(
-    `${verb}${report.runId !== null ? ` (run ${report.runId})` : ''} of ${report.source ?? 'the source'} ${state} in ${seconds} s, ${report.requests} request(s).`,
+    `${verb}${report.runId !== null && !report.dryRun ? ` (run ${report.runId})` : ''} of ${report.source ?? 'the source'} ${state} in ${seconds} s, ${report.requests} request(s).`,
   );
   if (report.runId !== null) for (const line of summaryLines(report.tally, { dryRun: report.dryRun, since: report.since })) out(line);
-  if (report.reason) out(`Exit code 1: ${report.reason}`);
+  if (report.reason && watching) out(`This sync did not complete: ${report.reason}`);
 }
 
 /** `import:tec`: a site of The Events Calendar moved here, once or again every `--watch` minutes. */
@@ -104,7 +108,7 @@ export function addImportCommand(program: Command, importer: (() => Promise<TecI
       };
       if (options.watch === undefined) {
         const report = await run();
-        printReport(report, io.out);
+        printReport(report, io.out, false);
         if (report.exitCode !== 0) throw new ImportFailed(report.reason ?? 'the import did not complete');
         return;
       }
@@ -112,7 +116,7 @@ export function addImportCommand(program: Command, importer: (() => Promise<TecI
       const waitMs = options.watch * 60_000;
       while (!stop()) {
         const report = await run();
-        printReport(report, io.out);
+        printReport(report, io.out, true);
         if (stop()) break;
         io.out(`Next sync in ${options.watch} minute(s).`);
         const until = Date.now() + waitMs;

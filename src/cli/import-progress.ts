@@ -20,6 +20,12 @@ function eta(pace: Pace, done: number, total: number | null): string {
   return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
 }
 
+/** `Run 12 of <source>.`; a dry run is no run of the source, so it shows no run number. */
+function startLine(run: Parameters<NonNullable<ImportObserver['started']>>[0]): string {
+  if (run.dryRun) return `Dry run of ${run.source} (writes nothing).`;
+  return `Run ${run.id} of ${run.source}${run.resumed ? ` resumed at ${run.phase}` : ''}.`;
+}
+
 /**
  * Progress of `import:tec`: on a terminal one bar per resource (count/total, rate, ETA), redrawn in
  * place on standard error; elsewhere a plain line per resource at most every `everyMs` and when it
@@ -39,7 +45,7 @@ export function importProgress(options: {
   if (!options.tty) {
     const everyMs = options.everyMs ?? 2000;
     return {
-      started: (run) => options.out(`Run ${run.id} of ${run.source}${run.resumed ? ` resumed at ${run.phase}` : ''}.`),
+      started: (run) => options.out(startLine(run)),
       progress: (resource, done, total) => {
         const current = pace(resource, done);
         const complete = total !== null && done >= total;
@@ -63,7 +69,7 @@ export function importProgress(options: {
   );
   const byResource = new Map<string, SingleBar>();
   return {
-    started: (run) => bars.log(`Run ${run.id} of ${run.source}${run.resumed ? ` resumed at ${run.phase}` : ''}.\n`),
+    started: (run) => bars.log(`${startLine(run)}\n`),
     progress: (resource, done, total) => {
       const current = pace(resource, done);
       const payload = { resource: resource.padEnd(18), speed: rate(current, done).toFixed(1), left: eta(current, done, total) };

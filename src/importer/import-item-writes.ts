@@ -192,6 +192,7 @@ export async function upsertItem(
     kind,
     sourceId: record.sourceId,
     localId,
+    name: nameOf(record),
     ...(renumbered ? { renumbered } : {}),
     ...(record.slug !== '' && slug !== record.slug ? { slugChanged: { from: record.slug, to: slug } } : {}),
   };

@@ -21,7 +21,8 @@ export interface ImportOptions {
 
 /** What a run tells whoever started it while it works. */
 export interface ImportObserver {
-  started?(run: { id: number; source: string; resumed: boolean; phase: string }): void;
+  /** `id`: the run's row in `import_runs`; a dry run has one too (`dry_run` = true), but is no run of the source. */
+  started?(run: { id: number; source: string; resumed: boolean; phase: string; dryRun?: boolean }): void;
   /** A resource's list is being read: `total` records (null when the source does not say), `done` so far. */
   progress?(resource: string, done: number, total: number | null): void;
   note?(line: string): void;

@@ -18,6 +18,8 @@ export interface Outcome {
   /** The source slug was taken here: the record got `slug` instead. */
   slugChanged?: { from: string; to: string };
   reason?: string;
+  /** Title or name of the record, for the list of changes of a dry run. */
+  name?: string;
 }
 
 export interface WriterSettings {

@@ -33,6 +33,15 @@ export interface SlugChange {
   to: string;
 }
 
+/** A record a dry run would create, update or trash. */
+export interface Change {
+  action: 'created' | 'updated' | 'trashed';
+  kind: Outcome['kind'];
+  sourceId: number;
+  localId: number | null;
+  name: string;
+}
+
 export interface Problem {
   kind: string;
   sourceId: number | null;
@@ -49,12 +58,14 @@ export interface ImportTally {
   progress: Record<string, { done: number; total: number | null }>;
   renumbered: Renumbering[];
   slugChanges: SlugChange[];
+  /** What a dry run would create, update or trash, record by record (real runs keep only the counts). */
+  changes: Change[];
   /** Readable records that were not imported: each makes the exit code 1. */
   skipped: Problem[];
   /** Records the source did not let the importer read (information only). */
   unreadable: Problem[];
   warnings: string[];
-  more: { renumbered: number; slugChanges: number; skipped: number; unreadable: number; warnings: number };
+  more: { renumbered: number; slugChanges: number; changes: number; skipped: number; unreadable: number; warnings: number };
 }
 
 export function emptyTally(): ImportTally {
@@ -64,10 +75,11 @@ export function emptyTally(): ImportTally {
     progress: {},
     renumbered: [],
     slugChanges: [],
+    changes: [],
     skipped: [],
     unreadable: [],
     warnings: [],
-    more: { renumbered: 0, slugChanges: 0, skipped: 0, unreadable: 0, warnings: 0 },
+    more: { renumbered: 0, slugChanges: 0, changes: 0, skipped: 0, unreadable: 0, warnings: 0 },
   };
 }
 
@@ -79,21 +91,31 @@ export function tallyFrom(value: unknown): ImportTally {
   for (const resource of REPORT_RESOURCES) Object.assign(tally.counts[resource], stored.counts?.[resource] ?? {});
   Object.assign(tally.progress, stored.progress ?? {});
   Object.assign(tally.more, stored.more ?? {});
-  for (const key of ['renumbered', 'slugChanges', 'skipped', 'unreadable', 'warnings'] as const) {
+  for (const key of ['renumbered', 'slugChanges', 'changes', 'skipped', 'unreadable', 'warnings'] as const) {
     const list = stored[key];
     if (Array.isArray(list)) (tally[key] as unknown[]).push(...list);
   }
   return tally;
 }
 
-function push<T>(tally: ImportTally, key: 'renumbered' | 'slugChanges' | 'skipped' | 'unreadable' | 'warnings', item: T): void {
+function push<T>(tally: ImportTally, key: 'renumbered' | 'slugChanges' | 'changes' | 'skipped' | 'unreadable' | 'warnings', item: T): void {
   const list = tally[key] as unknown as T[];
   if (list.length < LIST_LIMIT) list.push(item);
   else tally.more[key]++;
 }
 
-export function record(tally: ImportTally, outcome: Outcome): void {
+/** Counts an outcome; `listChanges` (dry runs) also lists what would be created, updated or trashed. */
+export function record(tally: ImportTally, outcome: Outcome, listChanges = false): void {
   tally.counts[RESOURCE_OF_KIND[outcome.kind]][outcome.action]++;
+  if (listChanges && (outcome.action === 'created' || outcome.action === 'updated' || outcome.action === 'trashed')) {
+    push<Change>(tally, 'changes', {
+      action: outcome.action,
+      kind: outcome.kind,
+      sourceId: outcome.sourceId,
+      localId: outcome.localId,
+      name: outcome.name ?? '',
+    });
+  }
   if (outcome.renumbered && outcome.localId !== null) {
     push<Renumbering>(tally, 'renumbered', {
       kind: outcome.kind,
@@ -150,8 +172,20 @@ export function summaryLines(tally: ImportTally, options: { dryRun: boolean; sin
     lines.push(`${resource.padEnd(11)}${columns.map((action) => String(counts[action]).padStart(width + 2)).join('')}`);
   }
   const more = (count: number) => (count > 0 ? [`  … and ${count} more`] : []);
+  if (options.dryRun && tally.changes.length > 0) {
+    lines.push('Would be created, updated or trashed (source id -> id here):');
+    for (const item of tally.changes) {
+      const here = item.localId !== null ? ` -> ${item.localId}` : '';
+      lines.push(`  would be ${item.action.padEnd(7)} ${item.kind} ${item.sourceId}${here}${item.name ? ` "${item.name}"` : ''}`);
+    }
+    lines.push(...more(tally.more.changes));
+  }
   if (tally.renumbered.length > 0) {
-    lines.push('Renumbered (source id -> id here; the mapping is kept in import_mappings):');
+    lines.push(
+      options.dryRun
+        ? 'Would be renumbered (source id -> id here):'
+        : 'Renumbered (source id -> id here; the mapping is kept in import_mappings):',
+    );
     for (const item of tally.renumbered) {
       lines.push(
         `  ${item.kind} ${item.sourceId} -> ${item.localId}${item.merged ? ' (merged with the existing term of the same name)' : ''}`,

@@ -66,7 +66,7 @@ export function seenSet(state: RunState, kind: ImportKind): Set<number> {
 
 export function count(state: RunState, outcome: Outcome): void {
   for (const image of state.writer.renumberedImages.splice(0)) renumbered(state.tally, { kind: 'image', ...image });
-  record(state.tally, outcome);
+  record(state.tally, outcome, state.writer.settings.dryRun);
   seenSet(state, outcome.kind).add(outcome.sourceId);
 }
 

@@ -76,6 +76,7 @@ export async function writeTerm(writer: ImportWriteContext, record: TermRecord):
       kind,
       sourceId,
       localId,
+      name: record.name,
       ...(renumbered ? { renumbered } : {}),
       ...(merged ? { merged } : {}),
       ...(record.slug !== '' && slug !== record.slug && !merged ? { slugChanged: { from: record.slug, to: slug } } : {}),

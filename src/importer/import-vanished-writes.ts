@@ -34,7 +34,7 @@ export async function removeVanished(writer: ImportWriteContext, row: ImportMapp
         writer.wrote = true;
       }
       await writer.forget(manager, row);
-      return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId };
+      return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId, name: term.name };
     }
     const entity = ITEM_ENTITY[kind];
     const item = (await manager.findOneBy(entity, { id: row.localId })) as PublishableEntity | null;
@@ -65,7 +65,9 @@ export async function removeVanished(writer: ImportWriteContext, row: ImportMapp
     row.localModifiedUtc = modifiedUtc;
     row.lastSeenRun = writer.settings.runId;
     if (!writer.settings.dryRun) await manager.save(ImportMappingEntity, row);
-    return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId };
+    const { title, name: itemName } = item as unknown as { title?: string; name?: string };
+    const name = title ?? itemName ?? '';
+    return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId, name };
   });
 }
 

@@ -34,7 +34,6 @@ export class ImportWriteContext {
   /** Ids and slugs a dry run would have taken, so that later records of the same run see them taken. */
   private readonly simulatedIds = { item: new Set<number>(), term: new Set<number>() };
   private readonly simulatedSlugs = new Set<string>();
-  private simulatedNext = -1;
   /** Records that could not be written in this run (a later link to them is left out). */
   readonly failed = new Set<string>();
   /** Things worth a line in the summary (custom fields not defined here, links left out). */
@@ -126,8 +125,9 @@ export class ImportWriteContext {
   async itemId(manager: EntityManager, kind: ItemKind, sourceId: number | null): Promise<{ id: number; renumbered: boolean }> {
     const free = sourceId !== null && !this.simulatedIds.item.has(sourceId) && !(await manager.existsBy(ItemIdEntity, { id: sourceId }));
     if (this.settings.dryRun) {
-      if (free) this.simulatedIds.item.add(sourceId);
-      return free ? { id: sourceId, renumbered: false } : { id: this.simulatedNext--, renumbered: sourceId !== null };
+      const id = free ? sourceId : await this.simulatedNextAbove(manager, 'item');
+      this.simulatedIds.item.add(id);
+      return { id, renumbered: !free && sourceId !== null };
     }
     const id = free ? sourceId : await this.nextAbove(manager, 'item_ids', this.floors.item);
     await manager.createQueryBuilder().insert().into(ItemIdEntity).values({ id, kind }).execute();
@@ -137,8 +137,9 @@ export class ImportWriteContext {
   async termId(manager: EntityManager, taxonomy: 'category' | 'tag', sourceId: number): Promise<{ id: number; renumbered: boolean }> {
     const free = !this.simulatedIds.term.has(sourceId) && !(await manager.existsBy(TermIdEntity, { id: sourceId }));
     if (this.settings.dryRun) {
-      if (free) this.simulatedIds.term.add(sourceId);
-      return free ? { id: sourceId, renumbered: false } : { id: this.simulatedNext--, renumbered: true };
+      const id = free ? sourceId : await this.simulatedNextAbove(manager, 'term');
+      this.simulatedIds.term.add(id);
+      return { id, renumbered: !free };
     }
     const id = free ? sourceId : await this.nextAbove(manager, 'term_ids', this.floors.term);
     await manager.createQueryBuilder().insert().into(TermIdEntity).values({ id, taxonomy }).execute();
@@ -151,9 +152,16 @@ export class ImportWriteContext {
     return Math.max(Number(row?.highest ?? 0), floor) + 1;
   }
 
+  /** The id a real run would hand out next, counting the ids this dry run already took. */
+  private async simulatedNextAbove(manager: EntityManager, sequence: 'item' | 'term'): Promise<number> {
+    let highest = await this.nextAbove(manager, sequence === 'item' ? 'item_ids' : 'term_ids', this.floors[sequence]);
+    for (const id of this.simulatedIds[sequence]) if (id >= highest) highest = id + 1;
+    return highest;
+  }
+
   /** The wanted slug when free among the records of the table (other than `localId`), else `-2`, `-3`… */
   async slug(manager: EntityManager, kind: ImportKind, wanted: string, name: string, localId: number): Promise<string> {
-    const base = wanted || sanitizeSlug(name) || String(Math.abs(localId));
+    const base = wanted || sanitizeSlug(name) || String(localId);
     if (!this.settings.dryRun) return freeSlug(manager, TABLE[kind], base, localId);
     let slug = await freeSlug(manager, TABLE[kind], base, localId);
     for (let n = 2; this.simulatedSlugs.has(`${kind}:${slug}`); n++) slug = await freeSlug(manager, TABLE[kind], `${base}-${n}`, localId);

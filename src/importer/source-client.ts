@@ -7,6 +7,7 @@
 import type { OutboundConfig } from '../config/app-config.js';
 import { outboundRequest } from '../common/net/outbound-request.js';
 import { OutboundError } from '../common/net/outbound-target.js';
+import { htmlToText } from '../common/text/html.js';
 
 /** A failure that ends the run: one line, meant for the operator. */
 export class SourceError extends Error {
@@ -184,8 +185,8 @@ export function sleep(ms: number): Promise<void> {
 export function errorSummary(answer: SourceAnswer): string {
   const body = answer.json as { code?: unknown; message?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.code === 'string') {
-    const message = typeof body.message === 'string' ? `: ${body.message}` : '';
-    return `${answer.status} ${body.code}${message}`;
+    const message = typeof body.message === 'string' ? `: ${htmlToText(body.message)}` : '';
+    return `${answer.status} ${htmlToText(body.code)}${message}`;
   }
   return answer.html ? `${answer.status} (an HTML page)` : String(answer.status);
 }

@@ -185,3 +185,22 @@ export async function unlistedEventIds(
 }
 
 export type { Resource };
+
+/**
+ * The source's default page size (the reference: the site's "posts per page" setting, 10 unless
+ * changed): what a list answers when `per_page` is not given, read from one list of venues. The
+ * reference echoes it in `rest_url`; else a list longer than one page tells it by the length of its
+ * first page. Null when the answer does not tell.
+ */
+export async function defaultPageSize(client: SourceClient, site: SourceSite): Promise<number | null> {
+  const answer = await client.get(`${site.api}/venues`).catch(() => null);
+  const body = answer?.status === 200 ? (answer.json as Record<string, unknown> | undefined) : undefined;
+  if (!body || typeof body !== 'object') return null;
+  for (const link of [body.rest_url, body.next_rest_url]) {
+    if (typeof link !== 'string') continue;
+    const perPage = Number(new URL(link, site.api).searchParams.get('per_page'));
+    if (Number.isSafeInteger(perPage) && perPage > 0) return perPage;
+  }
+  const list = body.venues;
+  return Array.isArray(list) && Number(body.total_pages) > 1 && list.length > 0 ? list.length : null;
+}

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { CostConfig, EventsConfig, OutboundConfig, SiteConfig } from '../config/app-config.js';
+import type { CostConfig, EventsConfig, ListsConfig, OutboundConfig, SiteConfig } from '../config/app-config.js';
 import { parseDateInput } from '../common/dates/parse-date.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { offsetHours } from '../common/dates/zones.js';
@@ -20,7 +20,7 @@ import type { ConflictPolicy } from './import-outcome.js';
 import { ImportWriter } from './import-writer.js';
 import { SourceClient, SourceError } from './source-client.js';
 import { discoverSource, type Resource, type SourceSite } from './source-site.js';
-import { highestItemId, scanProtection, sourceLogins, sourcePassword } from './source-survey.js';
+import { defaultPageSize, highestItemId, scanProtection, sourceLogins, sourcePassword } from './source-survey.js';
 
 /**
  * `import:tec` (CLI) and the import jobs (HTTP): reads categories, tags, venues, organizers and
@@ -45,8 +45,12 @@ export class TecImporter {
     const policy = options.onConflict ?? 'skip';
     if (!['overwrite', 'keep-local', 'skip'].includes(policy))
       throw new ImportRefused(`--on-conflict must be overwrite, keep-local or skip, not "${policy}"`, 'on_conflict');
-    if ((options.user === undefined) !== (options.password === undefined))
-      throw new ImportRefused('--user and --password go together', options.user === undefined ? 'user' : 'password');
+    if (options.user !== undefined && options.password === undefined)
+      throw new ImportRefused(
+        '--user needs its application password: give --password or set the environment variable TEC_PASSWORD',
+        'password',
+      );
+    if (options.user === undefined && options.password !== undefined) throw new ImportRefused('--password needs --user', 'user');
     let since: string | null = null;
     if (options.since !== undefined) {
       const parsed = parseDateInput(options.since, this.config.getOrThrow<SiteConfig>('site').timezone, new Date());
@@ -113,7 +117,7 @@ export class TecImporter {
     const dryRun = options.dryRun === true;
     const report = (partial: Partial<ImportReport> & Pick<ImportReport, 'status'>) => buildReport(options, started, partial);
     const tally = resumed ? tallyFrom(run.progress) : emptyTally();
-    observer.started?.({ id: run.id, source: site.api, resumed, phase: run.phase });
+    observer.started?.({ id: run.id, source: site.api, resumed, phase: run.phase, dryRun });
     const heartbeat = setInterval(() => void this.runs.beat(run.id), HEARTBEAT_MS);
     heartbeat.unref();
     const writer = new ImportWriter(
@@ -163,6 +167,7 @@ export class TecImporter {
         state.protection = await scanProtection(client, site);
         for (const line of state.protection.warnings) warn(tally, line);
       }
+      await this.checkPageSize(client, site, tally);
       await readTerms(state);
       writer.floors.item = await highestItemId(client, site);
       let phase = run.phase as Phase;
@@ -209,6 +214,18 @@ export class TecImporter {
       warn(
         tally,
         `the source's site time zone is ${site.siteTimezone}, here it is ${here}: date and modified (site time) will differ; set SITE_TIMEZONE=${site.siteTimezone} to match`,
+      );
+    }
+  }
+
+  /** Paged clients see the same pages here when the default page size is the source's. */
+  private async checkPageSize(client: SourceClient, site: SourceSite, tally: ImportTally): Promise<void> {
+    const there = await defaultPageSize(client, site);
+    const here = this.config.getOrThrow<ListsConfig>('lists').defaultPerPage;
+    if (there !== null && there !== here) {
+      warn(
+        tally,
+        `the source's default page size (per_page when a list is asked without it) is ${there}, here it is ${here}: set DEFAULT_PER_PAGE=${there} to match, so that paged clients see the same pages`,
       );
     }
   }

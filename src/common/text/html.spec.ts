@@ -1,4 +1,4 @@
-import { renderRichText, sanitizeRichText, stripTags } from './html.js';
+import { htmlToText, renderRichText, sanitizeRichText, stripTags } from './html.js';
 import { randomTexts } from '../../../test/support/random-text.js';
 
 describe('stripTags', () => {
@@ -226,5 +226,14 @@ describe('renderRichText', () => {
     expect(renderRichText('<strong>Bold</strong> start\nnext')).toBe('<p><strong>Bold</strong> start<br />\nnext</p>');
     expect(renderRichText('<span>s</span>')).toBe('<p><span>s</span></p>');
     expect(renderRichText('<param>x')).toBe('<p><param>x</p>');
+  });
+});
+
+describe('htmlToText', () => {
+  it('gives the text of an HTML message: tags gone, entities decoded, white space made one space', () => {
+    expect(htmlToText('<strong>Error:</strong> Sorry, you&#8217;re not\n allowed &amp; <em>more</em>.')).toBe(
+      'Error: Sorry, you\u2019re not allowed & more.',
+    );
+    expect(htmlToText('plain')).toBe('plain');
   });
 });

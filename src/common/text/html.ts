@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 
 /** Tags kept in item descriptions and excerpts (spec 7.6). */
@@ -82,6 +83,15 @@ export function stripTags(input: string): string {
 }
 
 const MAX_STRIP_PASSES = 16;
+
+/**
+ * Text of a message written as HTML (an error message of a WordPress site), for a terminal or a log:
+ * tags removed, entities decoded, runs of white space made one space.
+ * `<strong>Error:</strong> Sorry, you&#8217;re not allowed.` → `Error: Sorry, you’re not allowed.`
+ */
+export function htmlToText(input: string): string {
+  return decodeHTML(stripTags(input)).replace(/\s+/g, ' ').trim();
+}
 
 function stripTagsOnce(input: string): string {
   // without a `<` there is no tag, and the steps below give back the text as written
