@@ -16,8 +16,8 @@ describe('the docs page for people', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // The page loads each edition's document from URLs built from PUBLIC_URL, so it must be this server.
-    t = await startTestApp({ PUBLIC_URL: base });
+    // PUBLIC_URL names another host and a proxy path: the page is opened here all the same.
+    t = await startTestApp({ PUBLIC_URL: 'http://calendar.example.org:8080/cal' });
     await t.app.listen(port, '127.0.0.1');
   });
   afterAll(async () => {
@@ -52,6 +52,47 @@ describe('the docs page for people', () => {
     }
   });
 
+  it('names the documents relative to the page, so it works through any host, port or proxy path', async () => {
+    const documentsOf = async (page: string) => {
+      const init = await t.http().get(`${page}/swagger-ui-init.js`);
+      expect(init.status).toBe(200);
+      const urls = /"urls": (\[[^\]]*\])/.exec(init.text);
+      expect(urls).not.toBeNull();
+      return JSON.parse((urls as RegExpExecArray)[1]) as Array<{ url: string; name: string }>;
+    };
+    for (const page of ['/docs', '/de/docs']) {
+      const documents = await documentsOf(page);
+      expect(documents.map((document) => document.name).slice(0, 2)).toEqual(['English', 'Deutsch']);
+      for (const { url } of documents) {
+        expect({ page, url }).toEqual({ page, url: expect.stringMatching(/^(\.\.\/)?[a-z]/) });
+        expect(url).not.toContain('example.org');
+        // resolved as the browser does, behind a proxy path and directly
+        expect(new URL(url, `https://proxy.example.net/calendar${page}`).pathname).toMatch(
+          /^\/calendar\/([a-z]{2}(-[a-z]{2})?\/)?wp-json\/tribe\/events\/v1\/doc$/,
+        );
+        const res = await t.http().get(new URL(url, `${base}${page}`).pathname);
+        expect({ page, url, status: res.status }).toEqual({ page, url, status: 200 });
+        expect(res.body.openapi).toMatch(/^3\./);
+      }
+    }
+    expect((await documentsOf('/docs')).map((document) => document.url).slice(0, 2)).toEqual([
+      'wp-json/tribe/events/v1/doc',
+      'de/wp-json/tribe/events/v1/doc',
+    ]);
+    expect((await documentsOf('/de/docs')).map((document) => document.url).slice(0, 2)).toEqual([
+      '../wp-json/tribe/events/v1/doc',
+      '../de/wp-json/tribe/events/v1/doc',
+    ]);
+    // the page's other addresses lead to the one its relative URLs are made for
+    for (const [path, location] of [
+      ['/docs/', '../docs'],
+      ['/de/docs/index.html', '../docs'],
+    ]) {
+      const res = await t.http().get(path).redirects(0);
+      expect({ path, status: res.status, location: res.headers.location }).toEqual({ path, status: 301, location });
+    }
+  });
+
   browserIt('renders the operations in a real browser and switches language', async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -60,7 +101,9 @@ describe('the docs page for people', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${base}/docs`);
+    // through the trailing-slash address, on a host that is not PUBLIC_URL's
+    await page.goto(`${base}/docs/`);
+    expect(new URL(page.url()).pathname).toBe('/docs');
     await page.waitForSelector('.opblock-summary', { timeout: 20000 });
     const english = await page.locator('.opblock-summary-description').allTextContents();
     expect(english).toContain('List events');

@@ -40,10 +40,12 @@ export function addUserCommands(program: Command, users: () => Promise<UsersServ
     .command('app-password:create')
     .description('Add an application password; the password is the last line.')
     .requiredOption('--login <login>', 'login name')
-    .requiredOption('--name <name>', 'name of the new password, unique for the user')
+    .option('--name <name>', 'name of the new password, unique for the user (default: "default", else the first free "default-N")')
     .option('--password <password>', 'application password to register instead of a generated one')
-    .action(async (options: { login: string; name: string; password?: string }) => {
-      const created = await (await users()).createAppPassword(options.login, options.name, options.password);
+    .action(async (options: { login: string; name?: string; password?: string }) => {
+      const service = await users();
+      const name = options.name ?? (await freeName(service, options.login));
+      const created = await service.createAppPassword(options.login, name, options.password);
       io.out(`Application password "${created.name}" for ${created.user.login} (shown only now):`);
       io.out(created.password);
     });
@@ -73,4 +75,12 @@ export function addUserCommands(program: Command, users: () => Promise<UsersServ
           : `Revoked the application password "${options.name}" of ${options.login}.`,
       );
     });
+}
+
+/** The first of `default`, `default-2`, `default-3`, … that the user's application passwords do not use. */
+async function freeName(users: UsersService, login: string): Promise<string> {
+  const taken = new Set((await users.listAppPasswords(login)).map((password) => password.name));
+  let name = 'default';
+  for (let n = 2; taken.has(name); n += 1) name = `default-${n}`;
+  return name;
 }

@@ -41,8 +41,12 @@ export class DocsPage implements OnModuleInit {
       new DocumentBuilder().setTitle(TITLE).setDescription(DESCRIPTION).setVersion('1.0.0').addBasicAuth().build(),
     );
     this.documents.setDocument(document);
-    const urls = this.editions.codes.map((code) => ({ url: `${this.editions.api(code)}/doc`, name: LANGUAGE_NAMES[code] ?? code }));
     for (const code of this.editions.codes) {
+      // relative to the page, so that it works through whichever host, port or proxy path it is opened
+      const urls = this.editions.codes.map((edition) => ({
+        url: this.editions.documentFromDocsPage(edition, code),
+        name: LANGUAGE_NAMES[edition] ?? edition,
+      }));
       SwaggerModule.setup(this.editions.docsPage(code), app, document, {
         raw: false,
         explorer: true,

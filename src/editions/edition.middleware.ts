@@ -5,6 +5,8 @@ import { Editions } from './editions.js';
 
 /** Paths served outside the API: health checks. The docs pages (`/docs`, `/{lang}/docs`) ask `Editions`. */
 const OUTSIDE_THE_API = /^\/health(\/ready)?\/?$/;
+/** The docs page's other addresses (`…/docs/`, `…/docs/index.html`), sent to `…/docs`. */
+const DOCS_PAGE_IN_FOLDER = /\/docs\/(index\.html)?$/;
 
 /**
  * First step of every request: which language edition it addresses (spec §2.2: `/{lang}` prefix,
@@ -20,6 +22,11 @@ export class EditionMiddleware implements NestMiddleware {
     const rawPath = query === -1 ? req.url : req.url.slice(0, query);
     const search = query === -1 ? '' : req.url.slice(query + 1);
     const docsEdition = this.editions.docsPageEdition(rawPath);
+    if (docsEdition !== null && DOCS_PAGE_IN_FOLDER.test(rawPath)) {
+      // the page names its documents relative to its own folder: one address, `…/docs`
+      res.redirect(301, `../docs${query === -1 ? '' : `?${search}`}`);
+      return;
+    }
     const outside = docsEdition !== null || OUTSIDE_THE_API.test(rawPath);
     const { edition, rest } = outside
       ? { edition: docsEdition ?? this.editions.defaultEdition, rest: rawPath }

@@ -37,6 +37,17 @@ export class Editions {
     return `${this.base(edition)}/${this.namespace}`;
   }
 
+  /**
+   * The URL of `edition`'s OpenAPI document relative to the docs page of `page`: the page at
+   * `[{public path}][/{lang}]/docs` names it relative to its own folder, so the page works through any
+   * host, port and proxy path (`wp-json/…/doc`, `../de/wp-json/…/doc`).
+   */
+  documentFromDocsPage(edition: string, page: string): string {
+    const up = page === this.defaultEdition ? '' : '../';
+    const lang = edition === this.defaultEdition ? '' : `${edition}/`;
+    return `${up}${lang}${this.root.replace(/^\/+/, '')}/${this.namespace}/doc`;
+  }
+
   /** Path of an edition's docs page, outside the API: `docs`, `{lang}/docs`. */
   docsPage(edition: string): string {
     return edition === this.defaultEdition ? 'docs' : `${edition}/docs`;
