@@ -14,6 +14,31 @@ interface EventBody {
   organizer: Array<{ id: number }>;
 }
 
+/** The VEVENTs of an answer, read with ical.js through the answer's own VTIMEZONEs. */
+function veventsOf(text: string): ICAL.Event[] {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  ICAL.TimezoneService.reset();
+  for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
+  return calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+}
+
+/** What a calendar client shows for a file holding one series: each start (UTC) with its title. */
+function expand(text: string): string[] {
+  const [master, ...exceptions] = veventsOf(text);
+  expect(master.isRecurring()).toBe(true);
+  for (const exception of exceptions) {
+    expect(exception.uid).toBe(master.uid);
+    master.relateException(exception);
+  }
+  const shown: string[] = [];
+  const iterator = master.iterator();
+  for (let next = iterator.next(); next; next = iterator.next()) {
+    const details = master.getOccurrenceDetails(next);
+    shown.push(`${details.startDate.toJSDate().toISOString()} ${details.item.summary}`);
+  }
+  return shown;
+}
+
 describe('recurring events: series created with `recurrence`', () => {
   let t: TestApp;
 
@@ -390,24 +415,11 @@ describe('recurring events: series created with `recurrence`', () => {
 
     const ics = await t.http().get(`${API}/events.ics?search=harbour+tour&start_date=2031-03-01&end_date=2031-04-30`);
     expect(ics.status).toBe(200);
-    const calendar = new ICAL.Component(ICAL.parse(ics.text));
-    ICAL.TimezoneService.reset();
-    for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
-    const vevents = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
-    expect(vevents).toHaveLength(2);
-    const [master, exception] = vevents;
-    expect(master.isRecurring()).toBe(true);
+    const [, exception] = veventsOf(ics.text);
+    expect(veventsOf(ics.text)).toHaveLength(2);
     expect(exception.isRecurrenceException()).toBe(true);
-    expect(exception.uid).toBe(master.uid);
-    master.relateException(exception);
     // what a calendar client shows, read back with an independent implementation
-    const shown: string[] = [];
-    const iterator = master.iterator();
-    for (let next = iterator.next(); next; next = iterator.next()) {
-      const details = master.getOccurrenceDetails(next);
-      shown.push(`${details.startDate.toJSDate().toISOString()} ${details.item.summary}`);
-    }
-    expect(shown).toEqual([
+    expect(expand(ics.text)).toEqual([
       '2031-03-01T15:00:00.000Z Harbour Tour',
       '2031-03-08T20:00:00.000Z Harbour Tour (late)',
       '2031-03-22T14:00:00.000Z Harbour Tour',
@@ -415,31 +427,6 @@ describe('recurring events: series created with `recurrence`', () => {
   });
 
   describe('GET /events/<id>.ics of a series', () => {
-    /** The VEVENTs of an answer, read with ical.js through the answer's own VTIMEZONEs. */
-    function veventsOf(text: string): ICAL.Event[] {
-      const calendar = new ICAL.Component(ICAL.parse(text));
-      ICAL.TimezoneService.reset();
-      for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
-      return calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
-    }
-
-    /** What a calendar client shows for a file holding one series: each start (UTC) with its title. */
-    function expand(text: string): string[] {
-      const [master, ...exceptions] = veventsOf(text);
-      expect(master.isRecurring()).toBe(true);
-      for (const exception of exceptions) {
-        expect(exception.uid).toBe(master.uid);
-        master.relateException(exception);
-      }
-      const shown: string[] = [];
-      const iterator = master.iterator();
-      for (let next = iterator.next(); next; next = iterator.next()) {
-        const details = master.getOccurrenceDetails(next);
-        shown.push(`${details.startDate.toJSDate().toISOString()} ${details.item.summary}`);
-      }
-      return shown;
-    }
-
     const ics = (path: string) => t.http().get(`${API}/${path}`).buffer(true);
     const isoOf = (utcWall: string) => `${utcWall.replace(' ', 'T')}.000Z`;
 
