@@ -41,6 +41,7 @@ describe('a schema without triggers', () => {
 
   it('migrates a fresh database completely with CREATE, ALTER, DROP, INDEX, REFERENCES and the data privileges, and makes no trigger', async () => {
     let url = rootUrl;
+    let dropPlain: () => Promise<void> = () => Promise.resolve();
     if (rootUrl) {
       // MySQL/MariaDB: a database of its own, migrated by a user holding only the ordinary privileges
       const root = new URL(rootUrl);
@@ -61,6 +62,12 @@ describe('a schema without triggers', () => {
         await connection.end();
       }
       url = `${root.protocol}//${user}:plain-password@${root.host}/${database}`;
+      dropPlain = async () => {
+        const cleanup = await mysql.createConnection({ uri: `${root.protocol}//${root.username}@${root.host}/` });
+        await cleanup.query(`DROP DATABASE IF EXISTS \`${database}\``);
+        await cleanup.query(`DROP USER IF EXISTS '${user}'@'%'`);
+        await cleanup.end();
+      };
     }
     const t = await startTestApp(url ? { DATABASE_URL: url } : {});
     try {
@@ -78,6 +85,7 @@ describe('a schema without triggers', () => {
       expect((await send(t, 'get', `events/${event}`)).body.organizer).toMatchObject([{ id: organizer }]);
     } finally {
       await t.close();
+      await dropPlain();
     }
   }, 120_000);
 
