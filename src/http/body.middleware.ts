@@ -17,7 +17,7 @@ type WithRawBody = Request & { [RAW_BODY]?: Buffer };
  * Reads a request's body, at most `maxBytes` (413 past it, 400 when the stream breaks off). The
  * caller has checked the declared length already.
  */
-export async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return Buffer.alloc(0);
   try {
     return await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] });
@@ -99,8 +99,7 @@ export class BodyLimitMiddleware implements NestMiddleware {
 export class BodyParserMiddleware implements NestMiddleware {
   async use(req: WithRawBody, res: Response, next: NextFunction): Promise<void> {
     if (!req.ctx.target) return next();
-    const raw = req[RAW_BODY];
-    const body = await parseBody(raw instanceof Buffer ? raw : Buffer.alloc(0), req.headers['content-type']);
+    const body = await parseBody(req[RAW_BODY] ?? Buffer.alloc(0), req.headers['content-type']);
     const merged = { ...(req.query as Record<string, unknown>), ...body };
     Object.defineProperty(req, 'query', { value: merged, writable: true, configurable: true });
     req.body = merged;
