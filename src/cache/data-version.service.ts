@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { onPrimary, requireDataVersion } from '../common/sql/read-routing.js';
-import { DataVersionEntity } from './data-version.entity.js';
 import { freshReads } from './fresh-reads.js';
 
 /** The move of every write: the data version and the version of the rows events embed. */
@@ -42,17 +41,6 @@ export class DataVersionService {
   readonly bumpLeavingEmbedded: () => Promise<void> = freshReads(async () => {
     await this.dataSource.query(BUMP_LEAVING_EMBEDDED);
   });
-
-  /**
-   * The version of the rows events embed, to read in a transaction before reading those rows in
-   * it: rows read after it are at least as new as what it stands for, and a process may reuse them
-   * for as long as it reads the same value (`events/embedded-rows-cache.ts`). A write moves it in
-   * the transaction that changes such rows, or right after its commit (before it is answered).
-   */
-  async embeddedVersion(manager: EntityManager): Promise<string> {
-    const row = await manager.findOne(DataVersionEntity, { select: { embeddedVersion: true }, where: { id: 1 } });
-    return String(row?.embeddedVersion ?? '0');
-  }
 
   /** A value computed once per data version (term counts, term lists). */
   memo<T>(compute: () => Promise<T>): () => Promise<T> {

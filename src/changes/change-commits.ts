@@ -14,6 +14,8 @@ import type {
 /** Where a transaction keeps what it recorded (`QueryRunner.data`, TypeORM's own per-connection bag). */
 const RECORDED = Symbol('changes-recorded');
 const HOOKS = Symbol('change-hooks');
+/** Whether snapshots are wanted, as a statement of the transaction already asked (`ChangeSnapshots.wantedCondition`). */
+const SNAPSHOTS_WANTED = Symbol('snapshots-wanted');
 /** How deep the runner's transactions nest, counted by {@link ChangeCommits} from the transaction events. */
 const DEPTH = Symbol('transaction-depth');
 
@@ -43,6 +45,12 @@ function ended(runner: QueryRunner): number {
   return depth;
 }
 
+/** What an outermost transaction kept in the runner's bag, forgotten when it ends (SQLite reuses its one runner). */
+function forget(data: Record<symbol, unknown>): void {
+  delete data[RECORDED];
+  delete data[SNAPSHOTS_WANTED];
+}
+
 /** Notes the change rows a transaction inserted (called by `recordingChanges`). */
 export function noteRecorded(manager: EntityManager, changeIds: readonly string[]): void {
   const data = bag(manager.queryRunner);
@@ -50,6 +58,17 @@ export function noteRecorded(manager: EntityManager, changeIds: readonly string[
   const list = (data[RECORDED] as string[] | undefined) ?? [];
   list.push(...changeIds);
   data[RECORDED] = list;
+}
+
+/** Notes, in a transaction, the answer to `ChangeSnapshots.wantedCondition` read in it: its commit then asks no more. */
+export function noteSnapshotsWanted(manager: EntityManager, wanted: boolean): void {
+  const data = bag(manager.queryRunner);
+  if (data && depthOf(manager.queryRunner as QueryRunner) > 0) data[SNAPSHOTS_WANTED] = wanted;
+}
+
+/** The answer noted by {@link noteSnapshotsWanted} in this transaction, if any. */
+export function notedSnapshotsWanted(manager: EntityManager): boolean | undefined {
+  return bag(manager.queryRunner)?.[SNAPSHOTS_WANTED] as boolean | undefined;
 }
 
 /** The hooks of the transaction `manager` works in, if the change module is running. */
@@ -116,7 +135,7 @@ export class ChangeCommits implements EntitySubscriberInterface, OnModuleInit {
     if (ended(event.queryRunner) > 0) return;
     const data = bag(event.queryRunner);
     const recorded = (data?.[RECORDED] as string[] | undefined)?.length ?? 0;
-    if (data) delete data[RECORDED];
+    if (data) forget(data);
     if (recorded === 0) return;
     // after the writer's own code has gone on: the listeners never run inside the write
     setImmediate(() => this.outside.runInAsyncScope(() => this.notify()));
@@ -135,6 +154,6 @@ export class ChangeCommits implements EntitySubscriberInterface, OnModuleInit {
   afterTransactionRollback(event: TransactionRollbackEvent): void {
     if (ended(event.queryRunner) > 0) return;
     const data = bag(event.queryRunner);
-    if (data) delete data[RECORDED];
+    if (data) forget(data);
   }
 }

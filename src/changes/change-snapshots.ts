@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
 import { Editions } from '../editions/editions.js';
-import { ChangeCommits, type ChangeHooks } from './change-commits.js';
+import { ChangeCommits, type ChangeHooks, notedSnapshotsWanted } from './change-commits.js';
 import type { ChangeKind } from './change-recording.js';
 
 /**
@@ -18,8 +18,8 @@ interface StoredSnapshot {
   data: unknown;
 }
 
-/** Whether snapshots are wanted now, asked inside the committing transaction. */
-export type SnapshotProbe = (manager: EntityManager) => Promise<boolean>;
+/** Whether snapshots are wanted now: an SQL condition, asked inside the committing transaction. */
+export type SnapshotProbe = string;
 
 /** Whom the snapshots are rendered for: an administrator sees every field of every record. */
 const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
@@ -55,15 +55,30 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
     this.renderers.set(kind, renderer);
   }
 
-  /** Snapshots are taken while any probe answers true (asked once per committing transaction). */
+  /** Snapshots are taken while any probe holds (asked once per committing transaction). */
   wantedWhen(probe: SnapshotProbe): void {
     this.probes.push(probe);
   }
 
+  /**
+   * The condition under which snapshots are wanted, as an SQL expression (`0` when none can be):
+   * a writer that reads something in its transaction anyway may ask it in the same statement and
+   * note the answer ({@link noteSnapshotsWanted}), which saves the commit its own query.
+   */
+  wantedCondition(): string {
+    if (this.renderers.size === 0 || this.probes.length === 0) return '0';
+    return this.probes.map((probe) => `(${probe})`).join(' OR ');
+  }
+
   private async wanted(manager: EntityManager): Promise<boolean> {
-    if (this.renderers.size === 0) return false;
-    for (const probe of this.probes) if (await probe(manager)) return true;
-    return false;
+    const noted = notedSnapshotsWanted(manager);
+    if (noted !== undefined) return noted;
+    const condition = this.wantedCondition();
+    if (condition === '0') return false;
+    const [row]: Array<{ wanted: number | string | boolean }> = await manager.query(
+      `SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS wanted`,
+    );
+    return Number(row?.wanted) === 1;
   }
 
   /** The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind. */

@@ -32,7 +32,7 @@ export function approximateSize(row: object): number {
 
 /**
  * Rows of venues, organizers and terms this process read inside a transaction, each with the
- * version of such rows (`DataVersionService.embeddedVersionQuery`) read earlier in it: rows read
+ * version of such rows (`data_version.embedded_version`, read by `EventPayloadsService.writeContext`) read earlier in it: rows read
  * after that version are at least as new as what it stands for, and stay right for as long as it has
  * not moved, since every write that changes such a row moves it (in its transaction, or after its
  * commit and before its answer). An event write that reads the same version takes them from here

@@ -7,13 +7,15 @@ import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import { canWriteItem } from '../common/auth/permissions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { CategoriesService } from '../categories/categories.service.js';
+import { noteSnapshotsWanted } from '../changes/change-commits.js';
+import { ChangeSnapshots } from '../changes/change-snapshots.js';
 import { ImagesService } from '../images/images.service.js';
 import { ItemsService } from '../items/items.service.js';
 import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { termLinksOfEvents, type TermLink } from '../terms/term-assignments.js';
+import { termLinksOfEvents, termLinksOfEventWith, type TermLink } from '../terms/term-assignments.js';
 import type { AnyTerm } from '../terms/term-tree.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -46,6 +48,7 @@ export class EventPayloadsService {
     private readonly organizers: OrganizersService,
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
+    private readonly snapshots: ChangeSnapshots,
     items: ItemsService,
     config: ConfigService,
   ) {
@@ -140,7 +143,7 @@ export class EventPayloadsService {
    * The rows the answer of a write embeds for the event it stored (its venue, organizers,
    * categories and tags, as the write's transaction sees them), for {@link of}'s `known.rows`.
    * `embeddedAt`: the version of such rows the transaction read before (see
-   * `DataVersionService.embeddedVersion`): rows this process kept at that version serve instead,
+   * `writeContext`): rows this process kept at that version serve instead,
    * with no statement, and those read are kept at it ({@link EmbeddedRowsCache}).
    */
   async embeddedRows(
@@ -174,11 +177,26 @@ export class EventPayloadsService {
     return knownLinks(organizers, categories, tags);
   }
 
+  /**
+   * What a write to one event reads in its transaction after locking the row, in one statement:
+   * the event's links, the version of the rows events embed (`data_version.embedded_version`: a write moves it in the transaction that changes such rows, or right after its commit)
+   * and whether the commit is to take snapshots (`ChangeSnapshots.wantedCondition`, noted for it).
+   */
+  async writeContext(manager: EntityManager, id: number): Promise<{ links: KnownEventLinks; embeddedAt: string }> {
+    const { links, values } = await termLinksOfEventWith(manager, this.linkTables(), id, ORGANIZER_POSITION, [
+      EMBEDDED_VERSION,
+      this.snapshots.wantedCondition(),
+    ]);
+    noteSnapshotsWanted(manager, Number(values[1]) === 1);
+    return { links: knownLinks(links[0], links[1], links[2]), embeddedAt: values[0] ?? '0' };
+  }
+
   private linkTables() {
     return [ORGANIZER_LINKS, this.categories.definition, this.tags.definition];
   }
 }
 
+const EMBEDDED_VERSION = 'SELECT embedded_version FROM data_version WHERE id = 1';
 const ORGANIZER_LINKS = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
 const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
 

@@ -214,8 +214,7 @@ export class EventsService {
     const locked = await lockedRow(manager, EventEntity, seen.id);
     if (!locked) throw new ApiError(404, ErrorCode.EventNotFound, { id: seen.id });
     if (conditional && !sameRow(locked, seen)) throw preconditionFailed();
-    const before = await this.payloads.linksOf(manager, [locked.id]);
-    const embeddedAt = await this.items.embeddedVersion(manager);
+    const { links: before, embeddedAt } = await this.payloads.writeContext(manager, locked.id);
     const { entity, linksWritten, embeddedWritten } = await change(locked);
     const after = linksWritten ? await this.payloads.linksOf(manager, [locked.id]) : before;
     const changed = changedColumns(manager, EventEntity, locked, entity);

@@ -154,9 +154,4 @@ export class ItemsService {
     this.publication.written();
     await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
   }
-
-  /** The version of the rows events embed, to read in a write's transaction (`DataVersionService.embeddedVersion`). */
-  embeddedVersion(manager: EntityManager): Promise<string> {
-    return this.version.embeddedVersion(manager);
-  }
 }

@@ -47,18 +47,59 @@ export async function termLinksOfEvents(
 ): Promise<TermLink[][]> {
   const links = definitions.map((): TermLink[] => []);
   for (const chunk of idChunks(eventIds)) {
-    const sql = definitions
-      .map(
-        (definition, index) =>
-          `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${chunk.map(Number).join(', ')})`,
-      )
-      .join(' UNION ALL ');
-    const rows: Array<{ t: number | string; event_id: number | string; term_id: number | string; extra: number | string }> =
-      await runner.query(sql);
-    for (const row of rows)
-      links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
+    const rows: LinkRow[] = await runner.query(linksSql(definitions, chunk, extraColumns).join(' UNION ALL '));
+    addLinks(links, rows);
   }
   return links;
+}
+
+/**
+ * The links of one event as {@link termLinksOfEvents} reads them, and in the same statement the
+ * values of some scalar SQL expressions (what a write's transaction reads anyway: one round trip
+ * instead of several). The values come as strings, null for SQL NULL.
+ */
+export async function termLinksOfEventWith(
+  runner: EntityManager,
+  definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
+  eventId: number,
+  extraColumns: Record<string, string>,
+  expressions: readonly string[],
+): Promise<{ links: TermLink[][]; values: Array<string | null> }> {
+  const parts = linksSql(definitions, [eventId], extraColumns);
+  expressions.forEach((expression, index) =>
+    parts.push(`SELECT ${definitions.length + index} AS t, 0 AS event_id, (${expression}) AS term_id, 0 AS extra`),
+  );
+  const rows: LinkRow[] = await runner.query(parts.join(' UNION ALL '));
+  const values = expressions.map((): string | null => null);
+  const links = definitions.map((): TermLink[] => []);
+  addLinks(
+    links,
+    rows.filter((row) => {
+      const index = Number(row.t) - definitions.length;
+      if (index < 0) return true;
+      values[index] = row.term_id === null ? null : String(row.term_id);
+      return false;
+    }),
+  );
+  return { links, values };
+}
+
+type LinkRow = { t: number | string; event_id: number | string; term_id: number | string | null; extra: number | string };
+
+function linksSql(
+  definitions: readonly Pick<TaxonomyDefinition, 'joinTable' | 'joinColumn'>[],
+  eventIds: number[],
+  extraColumns: Record<string, string>,
+): string[] {
+  return definitions.map(
+    (definition, index) =>
+      `SELECT ${index} AS t, event_id, ${definition.joinColumn} AS term_id, ${extraColumns[definition.joinTable] ?? 0} AS extra FROM ${definition.joinTable} WHERE event_id IN (${eventIds.map(Number).join(', ')})`,
+  );
+}
+
+function addLinks(links: TermLink[][], rows: LinkRow[]): void {
+  for (const row of rows)
+    links[Number(row.t)].push({ eventId: Number(row.event_id), termId: Number(row.term_id), extra: Number(row.extra) });
 }
 
 /** Whether `terms` hold every term of `links` and every ancestor of those. */

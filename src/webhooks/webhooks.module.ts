@@ -5,7 +5,6 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookFanOut } from './webhook-fan-out.js';
 import { WebhookPruning } from './webhook-pruning.js';
 import { WebhookStore } from './webhook-store.js';
-import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -21,6 +20,6 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
-    snapshots.wantedWhen((manager) => manager.existsBy(WebhookSubscriptionEntity, { active: true }));
+    snapshots.wantedWhen('EXISTS (SELECT 1 FROM webhook_subscriptions WHERE active = 1)');
   }
 }
