@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -49,6 +50,36 @@ describe('a 9 MB body on a create', () => {
       req.end();
     });
   };
+
+  /**
+   * Sends the whole request in one write and reads nothing until the write is done, as Python's
+   * urllib or any blocking client does: an answer sent while it still writes waits in its receive
+   * buffer, and a connection reset by the server throws it away (the client sees EPIPE, no status).
+   */
+  const sendThenRead = () => {
+    const body = Buffer.from(JSON.stringify({ title: 'Huge', description: 'x'.repeat(NINE_MB) }));
+    const head =
+      `POST ${API}/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Authorization: ${basic(ADMIN)}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    return new Promise<{ text: string; error: string | null }>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      let error: string | null = null;
+      socket.pause();
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', (problem: NodeJS.ErrnoException) => (error ??= problem.code ?? problem.message));
+      socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), error }));
+      socket.write(Buffer.concat([Buffer.from(head), body]), () => socket.resume());
+    });
+  };
+
+  it('is answered 413 to a client that reads only once it has sent everything', async () => {
+    const { text, error } = await sendThenRead();
+    expect(error).toBeNull();
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'rest_payload_too_large', data: { status: 413 } });
+  });
 
   it.each([
     ['with Content-Length', false],
