@@ -160,16 +160,11 @@ export class ScheduledPublication implements OnApplicationBootstrap, BeforeAppli
       this.dataSource.transaction(async (manager) => {
         const ids = (await forUpdate(dueIds(manager)).getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
         if (ids.length === 0) return 0;
-        await recordingChanges(
-          manager,
-          kind,
-          ids,
-          async () => {
-            for (const chunk of idChunks(ids))
-              await manager.query(`UPDATE ${table} SET status = 'publish' WHERE id IN (${chunk.join(', ')})`);
-          },
-          'published',
-        );
+        // `published` is a type of events only (docs/API.md, webhooks): a venue or organizer going live is updated
+        await recordingChanges(manager, kind, ids, async () => {
+          for (const chunk of idChunks(ids))
+            await manager.query(`UPDATE ${table} SET status = 'publish' WHERE id IN (${chunk.join(', ')})`);
+        });
         return ids.length;
       }),
     );
