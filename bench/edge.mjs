@@ -9,8 +9,12 @@
 // (its access log).
 //
 //   npm run build && node bench/edge.mjs [--duration 10] [--connections 32] [--rounds 3] [--events 1000]
-//                                        [--lifetime 5] [--workers auto] [--port 3960]
+//                                        [--lifetime 5] [--workers 1] [--port 3960]
 //   npm run bench -- --edge [same options]
+//
+// nginx runs one worker by default, as node:http runs one process: on a machine shared with other
+// work, more processes take a larger share of the cores (`--workers auto` is the nginx image's own
+// setting, one per core).
 //
 // The calendar is a SQLite file of its own unless DATABASE_URL names a MySQL/MariaDB database (its
 // tables are used as they are; the seeder only adds what is missing). Needs nginx (apt-get install -y nginx;
@@ -32,7 +36,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     events: { type: 'string', default: '1000' },
     lifetime: { type: 'string', default: '5' },
-    workers: { type: 'string', default: 'auto' },
+    workers: { type: 'string', default: '1' },
     port: { type: 'string', default: '3960' },
   },
 });
