@@ -11,7 +11,8 @@
 //   npm run bench -- [--quick] [--sizes 1000,100000,1000000] [--settings production|default|both]
 //                    [--only <text>] [--duration 10] [--connections 32] [--keep] [--port 3900] [--node-flags "..."]
 //   node bench/bench.mjs --chart-only        (redraws docs/bench.svg from bench/results/latest.json)
-import { spawn } from 'node:child_process';
+//   npm run bench -- --edge [options of bench/edge.mjs]   (reads through the cache in front of deploy/ beside node:http)
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,12 @@ import { answerOf, API_PREFIX } from './answers.mjs';
 import { chart, checkLines, labelOf, sideBySide, targets } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+if (process.argv.includes('--edge')) {
+  const edge = spawnSync(process.execPath, [join(root, 'bench/edge.mjs'), ...process.argv.slice(2).filter((arg) => arg !== '--edge')], {
+    stdio: 'inherit',
+  });
+  process.exit(edge.status ?? 1);
+}
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

@@ -68,7 +68,10 @@ class QuietStartLogger implements LoggerService {
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.modules),
-    new ApiExpressAdapter(config.limits.trustProxy, parserHeaderLimit(config.http), { maxAgeSeconds: config.http.cacheMaxAgeSeconds }),
+    new ApiExpressAdapter(config.limits.trustProxy, parserHeaderLimit(config.http), {
+      maxAgeSeconds: config.http.cacheMaxAgeSeconds,
+      sharedMaxAgeSeconds: config.http.cacheSharedMaxAgeSeconds,
+    }),
     {
       bodyParser: false,
       bufferLogs: true,

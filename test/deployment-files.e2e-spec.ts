@@ -130,5 +130,32 @@ describe('deploy/compose.yaml', () => {
     expect(readFileSync('deploy/haproxy.cfg', 'utf8')).toMatch(/option httpchk GET \/health\/ready/);
   });
 
-  lifecycleChecks('deploy/compose.yaml', 'haproxy');
+  it("puts nginx in front of HAProxy with the shipped cache template, its lifetime the app's s-maxage", () => {
+    const nginx = /\n {2}nginx:\n[\s\S]*?(?=\n {2}[a-z-]+:\n|\nvolumes:)/.exec(text)?.[0] ?? '';
+    expect(nginx).toContain('./nginx/calendar.conf.template:/etc/nginx/templates/default.conf.template:ro');
+    expect(nginx).toContain('EDGE_UPSTREAM: haproxy:8080');
+    // every variable of the template gets a value, and the image substitutes nothing else
+    const used = new Set(
+      [...readFileSync('deploy/nginx/calendar.conf.template', 'utf8').matchAll(/\$\{(EDGE_[A-Z_]+)\}/g)].map(([, name]) => name),
+    );
+    const given = new Set([...nginx.matchAll(/^\s+(EDGE_[A-Z_]+): /gm)].map(([, name]) => name));
+    expect(given).toEqual(used);
+    expect(nginx).toContain('NGINX_ENVSUBST_FILTER: ^EDGE_');
+    const env = loadConfig(appEnvironment(text, { DB_PASSWORD: 'x', PUBLIC_URL: 'http://x.test', ADMIN_PASSWORD: 'admin-password-1' }));
+    expect(env.http.cacheSharedMaxAgeSeconds).toBe(5);
+    expect(env.limits.trustProxy).toBe(2);
+    expect(
+      loadConfig(
+        appEnvironment(text, {
+          EDGE_CACHE_SECONDS: '30',
+          DB_PASSWORD: 'x',
+          PUBLIC_URL: 'http://x.test',
+          ADMIN_PASSWORD: 'admin-password-1',
+        }),
+      ).http.cacheSharedMaxAgeSeconds,
+    ).toBe(30);
+    expect(readFileSync('deploy/.env.example', 'utf8')).toMatch(/^EDGE_CACHE_SECONDS=5$/m);
+  });
+
+  lifecycleChecks('deploy/compose.yaml', 'nginx');
 });

@@ -2,14 +2,15 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Request, Response } from 'express';
 import { from, map, type Observable, of, switchMap } from 'rxjs';
 import { entityTag, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
+import { carriesPassword } from '../common/http/password-param.js';
 import { TextAnswer } from '../common/http/text-answer.js';
 import { requireDataVersion } from '../common/sql/read-routing.js';
 import { JSON_CONTENT_TYPE, PreparedAnswer } from '../http/api-express.adapter.js';
 import type { Entry } from './cache-entry.js';
 import { ResponseCacheStore } from './response-cache-store.js';
 
-/** Parameters whose answers are never cached: a password opens one requester's view; `only_with_upcoming` depends on the clock. */
-const UNCACHED_PARAMETERS = /[?&](password|only_with_upcoming)=/;
+/** Answers to `only_with_upcoming` are never cached: they depend on the clock. (Nor are those to a `password`: it opens one requester's view.) */
+const CLOCK_PARAMETER = /[?&]only_with_upcoming=/;
 
 /**
  * The response cache: answers anonymous reads from memory while the data version they were built
@@ -28,7 +29,8 @@ export class ResponseCacheInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const req = context.switchToHttp().getRequest<Request>();
-    if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || UNCACHED_PARAMETERS.test(req.url)) return next.handle();
+    if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || CLOCK_PARAMETER.test(req.url)) return next.handle();
+    if (carriesPassword(req.ctx.target?.search ?? '')) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     const key = this.store.key(req.ctx.edition, req.url);
     return from(this.lookUp(key)).pipe(

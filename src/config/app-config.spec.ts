@@ -16,6 +16,7 @@ describe('loadConfig', () => {
     expect(config.http.maxBodyBytes).toBe(1048576);
     expect(config.http.corsOrigins).toBe('*');
     expect(config.http.cacheMaxAgeSeconds).toBe(0);
+    expect(config.http.cacheSharedMaxAgeSeconds).toBe(0);
     expect(config.database).toEqual({ kind: 'sqlite', path: 'data/calendar.sqlite', busyTimeoutMs: 5000 });
     expect(config.limits).toMatchObject({
       loginFailures: 10,
@@ -57,6 +58,8 @@ describe('loadConfig', () => {
     ['HTTP_CACHE_MAX_AGE', '-1'],
     ['HTTP_CACHE_MAX_AGE', '1.5'],
     ['HTTP_CACHE_MAX_AGE', '31536001'],
+    ['HTTP_CACHE_SHARED_MAX_AGE', '-1'],
+    ['HTTP_CACHE_SHARED_MAX_AGE', '5s'],
     ['LOGIN_FAILURE_ADDRESS_LIMIT', '0'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', 'many'],
     ['LOGIN_FAILURE_ACCOUNT_LIMIT', '5'],

@@ -18,6 +18,8 @@ export interface HttpConfig {
   shutdownGraceMs: number;
   /** `max-age` of `Cache-Control: public, max-age=N, must-revalidate` on anonymous 200/304 reads (`HTTP_CACHE_MAX_AGE`). */
   cacheMaxAgeSeconds: number;
+  /** `s-maxage` added to it for shared caches (a cache in front, `HTTP_CACHE_SHARED_MAX_AGE`); 0 adds none. */
+  cacheSharedMaxAgeSeconds: number;
 }
 
 export interface ApiConfig {
@@ -46,6 +48,7 @@ export function readHttpConfig(read: EnvReader): HttpConfig {
     maxUrlBytes: integer(read('MAX_URL_BYTES') ?? '8192', 'MAX_URL_BYTES', 256, 1024 * 1024),
     shutdownGraceMs: integer(read('SHUTDOWN_GRACE_MS') ?? '10000', 'SHUTDOWN_GRACE_MS', 0, 600000),
     cacheMaxAgeSeconds: integer(read('HTTP_CACHE_MAX_AGE') ?? '0', 'HTTP_CACHE_MAX_AGE', 0, 31_536_000),
+    cacheSharedMaxAgeSeconds: integer(read('HTTP_CACHE_SHARED_MAX_AGE') ?? '0', 'HTTP_CACHE_SHARED_MAX_AGE', 0, 31_536_000),
   };
 }
 

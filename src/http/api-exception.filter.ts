@@ -11,6 +11,10 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { allowField } from './allow.js';
 import { renderError } from './error-renderer.js';
 
+/** Answers that refuse the requester: bad or missing credentials (401), no permission (403), a login lock or request limit (429). */
+const REFUSALS = new Set([401, 403, 429]);
+const REFUSAL_CACHE_CONTROL = 'no-store';
+
 /**
  * Maps anything thrown to an {@link ApiError}; details of unexpected failures go to the log only,
  * with the request's id (`requestId`, the one of its request-log line) when there is one.
@@ -66,6 +70,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     const answer = errorAnswer(error, request.ctx, this.translator, request.ctx?.edition ?? this.editions.defaultEdition);
     for (const [name, value] of answer.headers) response.setHeader(name, value);
+    // credentials, a lock or a permission decided it: no cache keeps it (answers to valid credentials are marked already)
+    if (REFUSALS.has(error.status) && !response.hasHeader('Cache-Control')) response.setHeader('Cache-Control', REFUSAL_CACHE_CONTROL);
     adapter.reply(response, answer.payload, error.status);
   }
 }

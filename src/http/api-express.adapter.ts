@@ -5,7 +5,15 @@ import type { Response } from 'express';
 import { parseQueryString } from '../common/http/body.js';
 import { entityTag } from '../common/http/entity-tags.js';
 import { TextAnswer } from '../common/http/text-answer.js';
-import { endNotModified, isNotModified, isValidatedRead, lastModifiedOf, type ReadCaching, setReadHeaders } from './conditional-reads.js';
+import {
+  endNotModified,
+  isNotModified,
+  isPrivateRead,
+  isValidatedRead,
+  lastModifiedOf,
+  type ReadCaching,
+  setReadHeaders,
+} from './conditional-reads.js';
 
 /** The contract spells the charset in capitals (spec §14.1). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
@@ -75,7 +83,7 @@ export class ApiExpressAdapter extends ExpressAdapter {
 export function sendBytes(response: Response, bytes: Buffer, contentType: string, caching: ReadCaching, etag?: string): void {
   if (isValidatedRead(response)) {
     const tag = etag ?? entityTag(bytes, (name) => response.getHeader(name));
-    setReadHeaders(response, tag, caching, Boolean(response.req.ctx.user));
+    setReadHeaders(response, tag, caching, isPrivateRead(response.req.ctx));
     if (isNotModified(response.req, tag, lastModifiedOf(response))) return endNotModified(response);
   }
   writeBytes(response, bytes, contentType);

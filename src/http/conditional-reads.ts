@@ -1,13 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import { noneMatchHits, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
+import { carriesPassword } from '../common/http/password-param.js';
+import type { RequestContext } from '../common/http/request-context.js';
 
-/** How long shared caches may keep an anonymous read without asking again (`HTTP_CACHE_MAX_AGE`). */
+/** How long caches may keep an anonymous read without asking again. */
 export interface ReadCaching {
+  /** Every cache, browsers too (`HTTP_CACHE_MAX_AGE`). */
   maxAgeSeconds: number;
+  /** Shared caches only, such as a cache in front of the service (`HTTP_CACHE_SHARED_MAX_AGE`); 0: as `maxAgeSeconds`. */
+  sharedMaxAgeSeconds: number;
 }
 
-/** Replaces v1's `no-cache, must-revalidate, max-age=0, no-store, private` on authenticated 200/304 reads. */
+/**
+ * Replaces v1's `no-cache, must-revalidate, max-age=0, no-store, private` on 200/304 reads whose
+ * answer a credential or a password decided.
+ */
 export const PRIVATE_READ = 'private, no-cache';
 export const READ_VARY = 'Origin, Authorization';
 
@@ -27,13 +35,22 @@ export function isValidatedRead(res: Response): boolean {
 
 /** `Cache-Control` of an anonymous read. */
 export function publicRead(caching: ReadCaching): string {
-  return `public, max-age=${caching.maxAgeSeconds}, must-revalidate`;
+  const shared = caching.sharedMaxAgeSeconds > 0 ? `, s-maxage=${caching.sharedMaxAgeSeconds}` : '';
+  return `public, max-age=${caching.maxAgeSeconds}${shared}, must-revalidate`;
 }
 
-/** `ETag`, `Cache-Control` (public for anonymous requesters, private for authenticated ones) and `Vary` of a read. */
-export function setReadHeaders(res: ServerResponse, etag: string, caching: ReadCaching, authenticated: boolean): void {
+/**
+ * Whether a read's answer is the requester's own: it has a user (Basic credentials or a feed
+ * token), or it carries a `password` that may open protected items.
+ */
+export function isPrivateRead(ctx: RequestContext): boolean {
+  return ctx.user !== null || carriesPassword(ctx.target?.search ?? '');
+}
+
+/** `ETag`, `Cache-Control` (private for the requester's own answers, else public) and `Vary` of a read. */
+export function setReadHeaders(res: ServerResponse, etag: string, caching: ReadCaching, privateRead: boolean): void {
   res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', authenticated ? PRIVATE_READ : publicRead(caching));
+  res.setHeader('Cache-Control', privateRead ? PRIVATE_READ : publicRead(caching));
   res.setHeader('Vary', READ_VARY);
 }
 

@@ -47,7 +47,8 @@ const CONDITION_TEXT = {
   etag: 'Strong entity tag of this answer (its body and list headers): it changes whenever they change, and only then.',
   itemModified: 'When the record, or the newest record of this page, was last modified.',
   termsModified: 'When the terms last changed, when that is known.',
-  cacheControl: 'public, max-age=N, must-revalidate for anonymous requests; private, no-cache for authenticated ones.',
+  cacheControl:
+    'public, max-age=N, must-revalidate (with s-maxage=M when a cache in front may keep it) for anonymous requests; private, no-cache for authenticated ones and for reads with a password.',
 } as const;
 
 const TEXT_HEADER = { schema: { type: 'string' } } as const;
