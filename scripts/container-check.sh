@@ -19,16 +19,26 @@
 # `docker-compose`), and MariaDB's server binaries (a server of its own is started here, listening
 # on the Docker bridge's address only). Base images: scripts/container-base-images.sh.
 #
-# Settings (environment): NPM_CA_FILE (default: npm's `cafile` setting, if any), CHECK_APP_PORT (3438),
-# CHECK_SQLITE_PORT (3439), CHECK_DB_PORT (3436), CHECK_IMAGE (event-calendar-api:container-check),
+# Settings (environment): NPM_CA_FILE (default: npm's `cafile` setting, if any), CHECK_APP_PORT,
+# CHECK_SQLITE_PORT, CHECK_DB_PORT (default: free ports), CHECK_IMAGE (event-calendar-api:check-<pid>),
 # CHECK_NO_CACHE=1 (build without the layer cache), CHECK_KEEP_IMAGE=1 (keep the built image).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APP_PORT="${CHECK_APP_PORT:-3438}"
-SQLITE_PORT="${CHECK_SQLITE_PORT:-3439}"
-DB_PORT="${CHECK_DB_PORT:-3436}"
-IMAGE="${CHECK_IMAGE:-event-calendar-api:container-check}"
+# One check at a time on a machine (CI runs of other clones included): they share the engine this
+# script may start and stop, and the base images it may make.
+exec 9>"${TMPDIR:-/tmp}/calendar-container-check.lock"
+if ! flock -n 9; then
+  echo "container check: waiting for another container check on this machine to finish"
+  flock 9
+fi
+
+# a port nothing listens on now (the system picks it)
+free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
+APP_PORT="${CHECK_APP_PORT:-$(free_port)}"
+SQLITE_PORT="${CHECK_SQLITE_PORT:-$(free_port)}"
+DB_PORT="${CHECK_DB_PORT:-$(free_port)}"
+IMAGE="${CHECK_IMAGE:-event-calendar-api:check-$$}"
 PROJECT="calendar-check-$$"
 ADMIN_PASSWORD="check-admin-$$-pw"
 # a generated password with the characters that break a URL; the compose file passes it in parts
@@ -73,6 +83,8 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT
+# a command that fails outside a check's own test still says where
+trap 'echo "  FAILED at line $LINENO: $BASH_COMMAND"; show_logs' ERR
 
 # waits up to $1 seconds for the command that follows to succeed
 wait_for() {
@@ -107,7 +119,7 @@ if ! docker info >/dev/null 2>&1; then
     say "installing Debian's docker.io"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null
   fi
-  dockerd >"$WORK/dockerd.log" 2>&1 &
+  dockerd >"$WORK/dockerd.log" 2>&1 9>&- &
   DOCKERD_PID=$!
   wait_for 60 docker info || {
     tail -n 30 "$WORK/dockerd.log"
@@ -168,7 +180,7 @@ if ! "${BUILD[@]}" --progress=plain "${NO_CACHE[@]}" "${SECRET[@]}" -t "$IMAGE" 
 fi
 BUILD_SECONDS=$((SECONDS - build_started))
 [ "$(docker image inspect -f '{{.Config.User}}' "$IMAGE")" = node ] || fail "the image does not run as the user node"
-docker image inspect -f '{{json .Config.Volumes}}' "$IMAGE" | grep -q '"/app/data"' || fail "/app/data is no volume of the image"
+[[ "$(docker image inspect -f '{{json .Config.Volumes}}' "$IMAGE")" == *'"/app/data"'* ]] || fail "/app/data is no volume of the image"
 ok "built in ${BUILD_SECONDS} s ($(grep -c ' CACHED$' "$WORK/build.log" || true) steps from the layer cache), $(($(docker image inspect -f '{{.Size}}' "$IMAGE") / 1000000)) MB, user node, volume /app/data"
 if [ ${#SECRET[@]} -gt 0 ] && docker run --rm --entrypoint sh "$IMAGE" -c 'ls /run/secrets 2>/dev/null | grep -q .'; then
   fail "the build secret is left in the image"
@@ -184,7 +196,7 @@ mariadb-install-db --no-defaults --user=root --datadir="$WORK/db" --auth-root-au
   --skip-test-db >"$WORK/db-install.log" 2>&1 || fail "mariadb-install-db failed: $(tail -n 5 "$WORK/db-install.log")"
 mariadbd --no-defaults --user=root --datadir="$WORK/db" --port="$DB_PORT" --bind-address="$GATEWAY" \
   --socket="$WORK/db.sock" --pid-file="$WORK/db.pid" --log-error="$WORK/db.err" \
-  --innodb-buffer-pool-size=64M --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci 2>>"$WORK/db.err" &
+  --innodb-buffer-pool-size=64M --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci 2>>"$WORK/db.err" 9>&- &
 DB_PID=$!
 sql() { mariadb --no-defaults --socket="$WORK/db.sock" -uroot -N -B -e "$1"; }
 wait_for 60 sql 'SELECT 1' || fail "MariaDB did not start: $(tail -n 5 "$WORK/db.err")"
@@ -275,22 +287,26 @@ ok "deploy/compose.yaml's migrate command runs in the image: $(grep -v '^$' "$WO
 
 # ---------------------------------------------------------------------------------------------------
 say "graceful stop (SIGTERM from docker compose stop)"
-grace="$("${COMPOSE[@]}" config | awk '/^  [a-z]/ {app = ($1 == "app:")} app && $1 == "stop_grace_period:" {print $2; exit}')"
+"${COMPOSE[@]}" config >"$WORK/config.yml"
+grace="$(awk '/^  [a-z]/ {app = ($1 == "app:")} app && $1 == "stop_grace_period:" {print $2; exit}' "$WORK/config.yml")"
 grace_seconds="$(echo "$grace" | sed -E 's/^([0-9]+)s$/\1/; s/^([0-9]+)m([0-9]+)s$/\1*60+\2/' | bc)"
 [ -n "$grace_seconds" ] || fail "no stop_grace_period for app in the compose file"
 stop_started="$(date +%s.%N)"
-"${COMPOSE[@]}" stop -t "$grace_seconds" app >/dev/null 2>&1
+"${COMPOSE[@]}" stop -t "$grace_seconds" app >"$WORK/stop.log" 2>&1 || fail "compose stop failed: $(cat "$WORK/stop.log")"
 stop_seconds="$(echo "$(date +%s.%N) - $stop_started" | bc)"
 exit_code="$(docker inspect -f '{{.State.ExitCode}}' "$CID")"
 [ "$exit_code" = 0 ] || fail "exit code $exit_code after SIGTERM (137: killed at the end of the grace period)"
 log_has "$CID" 'SIGTERM received' || fail "no 'SIGTERM received' line in the log"
 log_has "$CID" 'Shutdown finished' || fail "no 'Shutdown finished' line in the log"
-# from the server's own JSON lines: SIGTERM received -> shutdown finished
-shutdown_ms="$(node -e '
+# from the server's own JSON lines and the engine's record of the exit: SIGTERM received -> shutdown
+# finished -> container stopped
+read -r shutdown_ms exited_ms <<<"$(node -e '
   const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
   const at = (text) => lines.find((l) => String(l.msg).includes(text)).time;
-  console.log(at("Shutdown finished") - at("SIGTERM received"));' "$WORK/container.log")"
-ok "compose stop took $(printf '%.1f' "$stop_seconds") s of the ${grace_seconds} s stop_grace_period (the server: ${shutdown_ms} ms from SIGTERM to 'Shutdown finished'), exit code 0"
+  console.log(at("Shutdown finished") - at("SIGTERM received"), Date.parse(process.argv[2]) - at("SIGTERM received"));' \
+  "$WORK/container.log" "$(docker inspect -f '{{.State.FinishedAt}}' "$CID")")"
+[ "$exited_ms" -lt $((grace_seconds * 1000)) ] || fail "the container stopped ${exited_ms} ms after SIGTERM, past the ${grace_seconds} s grace period"
+ok "stopped ${exited_ms} ms after SIGTERM (server: ${shutdown_ms} ms to 'Shutdown finished'), exit code 0; stop_grace_period ${grace_seconds} s; \`stop\` itself took $(printf '%.1f' "$stop_seconds") s"
 
 # ---------------------------------------------------------------------------------------------------
 say "embedded SQLite on a volume (no database given)"
