@@ -19,7 +19,7 @@
 # `docker-compose`), and MariaDB's server binaries (a server of its own is started here, listening
 # on the Docker bridge's address only). Base images: scripts/container-base-images.sh.
 #
-# Settings (environment): NPM_CA_FILE (default: npm's `cafile` setting, if any), CHECK_APP_PORT,
+# Settings (environment): NPM_CA_FILE (default: NODE_EXTRA_CA_CERTS, else npm's `cafile`), CHECK_APP_PORT,
 # CHECK_SQLITE_PORT, CHECK_DB_PORT (default: free ports), CHECK_IMAGE (event-calendar-api:check-<pid>),
 # CHECK_NO_CACHE=1 (build without the layer cache), CHECK_KEEP_IMAGE=1 (keep the built image).
 set -euo pipefail
@@ -163,7 +163,8 @@ say "base images"
 DOCKER_BUILD="${BUILD[*]}" bash scripts/container-base-images.sh | sed 's/^/  /'
 
 say "building $IMAGE from the Dockerfile"
-CA="${NPM_CA_FILE:-$(npm config get cafile 2>/dev/null || true)}"
+# the CA this machine's npm trusts: NPM_CA_FILE, else Node's extra CA file, else npm's `cafile`
+CA="${NPM_CA_FILE:-${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}}"
 SECRET=()
 if [ -n "$CA" ] && [ "$CA" != null ] && [ "$CA" != undefined ] && [ -s "$CA" ]; then
   SECRET=(--secret "id=npm_ca,src=$CA")
