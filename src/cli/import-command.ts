@@ -1,4 +1,5 @@
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
+import { secretValue } from '../config/secret-files.js';
 import { summaryLines, type ImportReport } from '../importer/import-report.js';
 import type { ImportOptions } from '../importer/import-options.js';
 import type { ConflictPolicy } from '../importer/import-outcome.js';
@@ -77,7 +78,7 @@ export function addImportCommand(program: Command, importer: (() => Promise<TecI
     .action(async (options: ImportCommandOptions) => {
       if (!importer) throw new CommanderError(1, 'cli.usage', 'import:tec is not available here.');
       const service = await importer();
-      const password = options.password ?? (options.user !== undefined ? process.env.TEC_PASSWORD : undefined);
+      const password = options.password ?? (options.user !== undefined ? secretValue(process.env, 'TEC_PASSWORD') : undefined);
       const stop = io.stopRequested ?? (() => false);
       const run = async () => {
         const progress = io.importProgress?.();

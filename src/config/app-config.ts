@@ -3,6 +3,7 @@ import { ConfigError, decimal, envReader, flag, integer, type Env } from './env-
 import { readApiConfig, readHttpConfig, type ApiConfig, type HttpConfig } from './http-config.js';
 import { readLimitsConfig, type LimitsConfig } from './limits-config.js';
 import { readOutboundConfig, type OutboundConfig } from './outbound-config.js';
+import { withSecretFiles } from './secret-files.js';
 import { normalizeTimezone } from './time-zone-names.js';
 
 // the sections read in files of their own, importable from here with the rest of the configuration
@@ -106,8 +107,12 @@ const CUSTOM_FIELD_KEY = /^[A-Za-z0-9_]{1,64}$/;
 const USER_PASSWORD = /^[^\s\p{Cc}]{8,128}$/u;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Reads the variables of spec §2.1 plus storage and logging settings. Throws {@link ConfigError}. */
-export function loadConfig(env: Env): AppConfig {
+/**
+ * Reads the variables of spec §2.1 plus storage and logging settings, secrets also from `<NAME>_FILE`
+ * (`secret-files.ts`). Throws {@link ConfigError}.
+ */
+export function loadConfig(given: Env): AppConfig {
+  const env = withSecretFiles(given);
   const read = envReader(env);
   const http = readHttpConfig(read);
   const api = readApiConfig(read);

@@ -140,5 +140,5 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
 /** Which storage engine this process uses; entity column types depend on it before Nest starts. */
 export function databaseKindFromEnv(): DatabaseConfig['kind'] {
   const set = (name: string) => (process.env[name] ?? '').trim() !== '';
-  return set('DATABASE_URL') || set('DATABASE_HOST') ? 'mysql' : 'sqlite';
+  return set('DATABASE_URL') || set('DATABASE_URL_FILE') || set('DATABASE_HOST') ? 'mysql' : 'sqlite';
 }
