@@ -9,7 +9,9 @@ import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-s
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import type { AppConfig } from './config/app-config.js';
+import { reachDatabase } from './database/database-at-start.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
+import { migrationLog } from './database/migration-log.js';
 import { resolveDataSourceOptions } from './database/data-source-options.js';
 import { ReadRoutingMiddleware, ReplicationModule } from './database/replication.module.js';
 import { ReadRoutedDataSource } from './database/replication-routing.js';
@@ -77,7 +79,16 @@ export class AppModule implements NestModule {
           pinoHttp: { level: config.log.level },
         }),
         TypeOrmModule.forRootAsync({
-          useFactory: async () => resolveDataSourceOptions(config.database, extensionTables(extensions), { replicas: true }),
+          useFactory: async () => {
+            // the primary is waited for here, each attempt logged as it happens (DB_CONNECT_ATTEMPTS,
+            // DB_CONNECT_RETRY_DELAY_MS); TypeORM's own retries are off, so nothing repeats them
+            const server = config.database.kind === 'mysql' ? await reachDatabase(config.database, new Logger('Database')) : undefined;
+            const options = await resolveDataSourceOptions(config.database, extensionTables(extensions), {
+              replicas: true,
+              mariaDb: server?.mariaDb,
+            });
+            return { ...options, logger: migrationLog(), toRetry: () => false };
+          },
           // migrations run at start, and the log says which ones did
           dataSourceFactory: async (options) => {
             const dataSource = await new ReadRoutedDataSource(options as DataSourceOptions).initialize();

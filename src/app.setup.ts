@@ -1,4 +1,4 @@
-import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -8,6 +8,7 @@ import type { AppConfig } from './config/app-config.js';
 import { DocsPage } from './docs/docs-page.js';
 import { ApiExpressAdapter } from './http/api-express.adapter.js';
 import { StartupState } from './health/startup-state.js';
+import { QuietStartLogger, startLogger } from './startup-log.js';
 import { answerClientErrors, parserHeaderLimit } from './http/client-errors.js';
 import { Translator } from './i18n/translator.js';
 import { UsersService } from './users/users.service.js';
@@ -32,39 +33,6 @@ export async function createFirstAdministrator(app: NestExpressApplication, conf
   return admin;
 }
 
-/** Nest's own start-up chatter (a line per module and per route): the banner says what matters. */
-const STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
-
-/** The application's logger, without Nest's informational start-up lines (warnings and errors pass). */
-class QuietStartLogger implements LoggerService {
-  constructor(private readonly inner: Logger) {}
-
-  log(message: unknown, ...rest: unknown[]): void {
-    if (typeof rest.at(-1) === 'string' && STARTUP_CONTEXTS.has(rest.at(-1) as string)) return;
-    this.inner.log(message, ...rest);
-  }
-
-  error(message: unknown, ...rest: unknown[]): void {
-    this.inner.error(message, ...rest);
-  }
-
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.inner.warn(message, ...rest);
-  }
-
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.inner.debug(message, ...rest);
-  }
-
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.inner.verbose(message, ...rest);
-  }
-
-  fatal(message: unknown, ...rest: unknown[]): void {
-    this.inner.fatal(message, ...rest);
-  }
-}
-
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.modules),
@@ -74,7 +42,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     }),
     {
       bodyParser: false,
-      bufferLogs: true,
+      // what is said while the modules are created (the database's attempts, Nest's and TypeORM's
+      // errors) is written at once, as the JSON lines of the application's logger
+      logger: new QuietStartLogger(startLogger(config.log)),
       abortOnError: false,
     },
   );

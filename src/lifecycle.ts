@@ -3,11 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { createApp, createFirstAdministrator, type AppOptions } from './app.setup.js';
 import { ConfigError, readConfig, type AppConfig } from './config/app-config.js';
+import { DatabaseUnreachable } from './database/database-at-start.js';
 import { startupLines } from './startup-banner.js';
+import { humanStartOutput, reportFailedStart } from './startup-log.js';
 
 /**
  * The server process: reads the configuration (one line naming a bad variable), builds the app with
  * `options` (extension modules, docs/EXTENDING.md), listens, and shuts down gracefully on SIGTERM/SIGINT.
+ * A start that fails says why in one line (JSON unless a person watches a terminal) and exits 1.
  */
 export async function serve(options: AppOptions = {}): Promise<void> {
   let config: AppConfig;
@@ -15,7 +18,7 @@ export async function serve(options: AppOptions = {}): Promise<void> {
     config = readConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    await reportFailedStart(error.message, humanStartOutput(process.env.LOG_FORMAT), { context: 'Config', variable: error.variable });
     process.exit(1);
   }
 
@@ -26,7 +29,10 @@ export async function serve(options: AppOptions = {}): Promise<void> {
     await app.listen(config.http.port);
     admin = await createFirstAdministrator(app, config);
   } catch (error) {
-    process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
+    // the attempts said what went wrong with the database; any other error comes with its stack
+    const err = error instanceof DatabaseUnreachable ? undefined : error;
+    await reportFailedStart(message, humanStartOutput(config.log.format), { context: 'Startup', err });
     process.exit(1);
   }
   announce(config, admin, app.get(Logger));

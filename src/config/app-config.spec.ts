@@ -102,6 +102,8 @@ describe('loadConfig', () => {
       queryTimeoutMs: 3000,
       acquireTimeoutMs: 3000,
       probeIntervalMs: 1000,
+      connectAttempts: 5,
+      connectRetryDelayMs: 2000,
       replicaUrls: [],
       replicaMaxLagMs: 2000,
       replicaWaitMs: 500,
@@ -116,6 +118,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: '0' })).toThrow(/DB_QUERY_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_URL: url, DB_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/DB_ACQUIRE_TIMEOUT_MS/);
     expect(() => loadConfig({ DATABASE_URL: url, DB_PROBE_INTERVAL_MS: '10' })).toThrow(/DB_PROBE_INTERVAL_MS/);
+    expect(loadConfig({ DATABASE_URL: url, DB_CONNECT_ATTEMPTS: '1', DB_CONNECT_RETRY_DELAY_MS: '0' }).database).toMatchObject({
+      connectAttempts: 1,
+      connectRetryDelayMs: 0,
+    });
+    expect(() => loadConfig({ DATABASE_URL: url, DB_CONNECT_ATTEMPTS: '0' })).toThrow(/DB_CONNECT_ATTEMPTS/);
+    expect(() => loadConfig({ DATABASE_URL: url, DB_CONNECT_RETRY_DELAY_MS: 'later' })).toThrow(/DB_CONNECT_RETRY_DELAY_MS/);
   });
 
   it('reads replicas of a MySQL/MariaDB primary and refuses them without one', () => {

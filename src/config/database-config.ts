@@ -21,6 +21,10 @@ export interface MysqlConfig {
   acquireTimeoutMs: number;
   /** While the database is marked down: pause between two probes (`SELECT 1`). */
   probeIntervalMs: number;
+  /** Connection attempts at start before the server gives up and exits 1 (`DB_CONNECT_ATTEMPTS`). */
+  connectAttempts: number;
+  /** Pause after a failed connection attempt at start (`DB_CONNECT_RETRY_DELAY_MS`). */
+  connectRetryDelayMs: number;
   /** Read replicas of the primary (`DATABASE_REPLICA_URLS`); empty: every query goes to `url`. */
   replicaUrls: string[];
   /** A replica further behind the primary than this is skipped until it catches up (`REPLICA_MAX_LAG_MS`). */
@@ -131,6 +135,8 @@ export function readDatabaseConfig(read: EnvReader): DatabaseConfig {
     queryTimeoutMs: milliseconds('DB_QUERY_TIMEOUT_MS', 3000, 100, 3600000),
     acquireTimeoutMs: milliseconds('DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 120000),
     probeIntervalMs: milliseconds('DB_PROBE_INTERVAL_MS', 1000, 50, 60000),
+    connectAttempts: integer(read('DB_CONNECT_ATTEMPTS') ?? '5', 'DB_CONNECT_ATTEMPTS', 1, 1000),
+    connectRetryDelayMs: milliseconds('DB_CONNECT_RETRY_DELAY_MS', 2000, 0, 600000),
     replicaUrls,
     replicaMaxLagMs: milliseconds('REPLICA_MAX_LAG_MS', 2000, 100, 3600000),
     replicaWaitMs: milliseconds('REPLICA_WAIT_MS', 500, 0, 60000),

@@ -19,7 +19,8 @@ export async function resolveDataSourceOptions(
 ): Promise<DataSourceOptions> {
   const options = dataSourceOptions(database, extensions, use);
   if (database.kind !== 'mysql') return options;
-  return { ...options, type: (await isMariaDb(database)) ? 'mariadb' : 'mysql' } as DataSourceOptions;
+  const mariaDb = use.mariaDb ?? (await isMariaDb(database));
+  return { ...options, type: mariaDb ? 'mariadb' : 'mysql' } as DataSourceOptions;
 }
 
 async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): Promise<boolean> {
@@ -40,6 +41,8 @@ async function isMariaDb(database: Extract<DatabaseConfig, { kind: 'mysql' }>): 
 export interface DataSourceUse {
   /** The read replicas of `DATABASE_REPLICA_URLS` join as TypeORM's replication set. */
   replicas?: boolean;
+  /** Whether the primary is MariaDB, when already known (the server asked it at start); else it is asked. */
+  mariaDb?: boolean;
 }
 
 /**

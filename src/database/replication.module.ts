@@ -33,6 +33,8 @@ const NO_REPLICAS: MysqlConfig = {
   queryTimeoutMs: 1000,
   acquireTimeoutMs: 1000,
   probeIntervalMs: 1000,
+  connectAttempts: 1,
+  connectRetryDelayMs: 0,
   replicaUrls: [],
   replicaMaxLagMs: 1000,
   replicaWaitMs: 0,

@@ -1,0 +1,96 @@
+import type { LoggerService } from '@nestjs/common';
+import { Logger, PinoLogger, type Params } from 'nestjs-pino';
+import pino from 'pino';
+import type { LogConfig } from './config/app-config.js';
+
+/**
+ * The application's logger before the application exists: the same pino logger (and the same JSON
+ * lines) that nestjs-pino gives the application once it is built, so that what Nest, TypeORM and the
+ * start-up itself say while the modules are created is written when it happens, as JSON, instead of
+ * being held back and printed by Nest's own coloured console logger.
+ */
+export function startLogger(log: Pick<LogConfig, 'level'>): Logger {
+  const params: Params = { pinoHttp: { level: log.level } };
+  return new Logger(new PinoLogger(params), params);
+}
+
+/** Nest's own start-up chatter (a line per module and per route): the start-up line says what matters. */
+const STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/**
+ * The application's logger without Nest's informational start-up lines (warnings and errors pass),
+ * and without the `ExceptionHandler` line Nest writes for an error that stops the start: that error
+ * is thrown to whoever started the application, and `serve` writes it as the one fatal line.
+ */
+export class QuietStartLogger implements LoggerService {
+  constructor(private readonly inner: LoggerService) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    if (typeof rest.at(-1) === 'string' && STARTUP_CONTEXTS.has(rest.at(-1) as string)) return;
+    this.inner.log(message, ...rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    if (rest.at(-1) === 'ExceptionHandler') return;
+    this.inner.error(message, ...rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.inner.warn(message, ...rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.inner.debug?.(message, ...rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.inner.verbose?.(message, ...rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.inner.fatal?.(message, ...rest);
+  }
+}
+
+/**
+ * Whether start-up messages are for a person: on a terminal unless `LOG_FORMAT=json`. Read from the
+ * environment as given, since it also decides how a configuration that cannot be read is reported.
+ */
+export function humanStartOutput(format: string | undefined): boolean {
+  return process.stdout.isTTY === true && (format ?? '').trim().toLowerCase() !== 'json';
+}
+
+/**
+ * A start that failed, said once: one plain line on standard error for a person at a terminal, else
+ * one JSON line at level `fatal` on standard output, after every log line written before it and
+ * whatever `LOG_LEVEL` says (the error's stack, if it has a useful one, inside it). Resolves once the
+ * line is out, so the process can exit.
+ */
+export async function reportFailedStart(message: string, human: boolean, fields: Record<string, unknown> = {}): Promise<void> {
+  if (human) {
+    process.stderr.write(`${message}\n`);
+    return;
+  }
+  const root = PinoLogger.root as pino.Logger | undefined;
+  if (!root) {
+    // before the application's logger exists (a configuration error): a logger of its own
+    pino({ level: 'fatal' }, pino.destination({ fd: 1, sync: true })).fatal(fields, message);
+    return;
+  }
+  // The application's log lines are written asynchronously, and pino writes a `fatal` line at once,
+  // past those still on their way: so the line is queued behind them on the same stream, through a
+  // logger of its own that formats it alike, and the stream is ended (which waits for them all).
+  const stream = (root as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as {
+    write: (line: string) => unknown;
+    end?: () => void;
+    once?: (event: string, listener: () => void) => void;
+  };
+  pino({ level: 'fatal' }, { write: (line: string) => stream.write(line) }).fatal(fields, message);
+  if (typeof stream.end !== 'function' || typeof stream.once !== 'function') return;
+  await new Promise<void>((resolve) => {
+    setTimeout(resolve, 2000).unref();
+    stream.once?.('close', resolve);
+    stream.once?.('error', resolve);
+    stream.end?.();
+  });
+}
