@@ -2,11 +2,21 @@
 // `npm run seed` on a built tree start at once. Compiles over the existing dist/ (never wipes it
 // under a running server); `npm run build` is the clean build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeBuildInfo } from './build-info.mjs';
 
 const STAMP = 'dist/.built';
-const SOURCES = ['src', 'examples', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'examples',
+  'ormconfig.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'nest-cli.json',
+  'package.json',
+  'package-lock.json',
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -23,6 +33,6 @@ if (Math.max(...SOURCES.map(newest)) > builtAt) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(STAMP, new Date().toISOString());
+  writeBuildInfo(); // dist/build-info.json and the stamp
   process.stderr.write(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
 }

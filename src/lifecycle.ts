@@ -86,6 +86,6 @@ function announce(config: AppConfig, admin: Awaited<ReturnType<typeof createFirs
     process.stdout.write(`${lines.banner.join('\n')}\n`);
     return;
   }
-  for (const message of lines.log) logger.log(message, 'Startup');
+  for (const msg of lines.log) logger.log({ msg, ...lines.release }, 'Startup');
   if (lines.password) logger.warn(lines.password, 'Startup');
 }

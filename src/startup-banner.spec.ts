@@ -5,17 +5,30 @@ describe('start-up announcement', () => {
   const sqlite = loadConfig({ PUBLIC_URL: 'https://cal.example.org/cal', SQLITE_PATH: '/var/lib/cal/cal.sqlite', PORT: '8080' });
 
   it('names the API, the docs and the database, and shows a generated password once with the way to replace it', () => {
-    const { banner, log, password } = startupLines(sqlite, { login: 'admin', generatedPassword: 'Abc123Abc123Abc123Abc123' });
+    const build = { version: '1.9.0', commit: '0123456789abcdef0123456789abcdef01234567' };
+    const { banner, log, password, release } = startupLines(
+      sqlite,
+      { login: 'admin', generatedPassword: 'Abc123Abc123Abc123Abc123' },
+      build,
+    );
     const text = banner.join('\n');
+    expect(text).toContain('Event calendar API 1.9.0 (0123456789ab) listening on port 8080');
     expect(text).toContain('API       https://cal.example.org/cal/wp-json/tribe/events/v1');
     expect(text).toContain('Docs      https://cal.example.org/cal/docs');
     expect(text).toContain('Database  SQLite file /var/lib/cal/cal.sqlite');
     expect(text).toContain('password  Abc123Abc123Abc123Abc123');
     expect(text).toContain('npm run cli -- app-password:create --login admin');
     expect(log).toEqual([
-      'Listening on port 8080; API https://cal.example.org/cal/wp-json/tribe/events/v1; docs https://cal.example.org/cal/docs; database: SQLite file /var/lib/cal/cal.sqlite.',
+      'Listening on port 8080; version 1.9.0, commit 0123456789ab; API https://cal.example.org/cal/wp-json/tribe/events/v1; docs https://cal.example.org/cal/docs; database: SQLite file /var/lib/cal/cal.sqlite.',
     ]);
     expect(password).toContain('Abc123Abc123Abc123Abc123');
+    expect(release).toEqual(build);
+  });
+
+  it('says so when the build did not know its commit', () => {
+    const { log, release } = startupLines(sqlite, null, { version: '1.9.0', commit: null });
+    expect(log[0]).toContain('; version 1.9.0, commit unknown; ');
+    expect(release).toEqual({ version: '1.9.0', commit: null });
   });
 
   it('shows no password when the administrator came from ADMIN_PASSWORD or already existed', () => {

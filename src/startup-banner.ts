@@ -1,3 +1,4 @@
+import { buildInfo, shortCommit, type BuildInfo } from './build-info.js';
 import type { AppConfig } from './config/app-config.js';
 
 /** A database location an operator recognises, without the password of its URL. */
@@ -11,8 +12,16 @@ export function describeDatabase(config: AppConfig): string {
   }
 }
 
-/** The start-up announcement: a banner for a terminal, and the same facts as log messages. */
-export function startupLines(config: AppConfig, admin: { login: string; generatedPassword: string | null } | null) {
+/**
+ * The start-up announcement: a banner for a terminal, and the same facts as log messages; `release`
+ * is the version and commit, also given to the JSON line as fields of their own.
+ */
+export function startupLines(
+  config: AppConfig,
+  admin: { login: string; generatedPassword: string | null } | null,
+  build: BuildInfo = buildInfo(),
+) {
+  const release = `version ${build.version}, commit ${shortCommit(build)}`;
   const api = `${config.http.publicUrl}${config.api.root}/${config.api.namespace}`;
   const docs = `${config.http.publicUrl}/docs`;
   const database = describeDatabase(config);
@@ -22,7 +31,7 @@ export function startupLines(config: AppConfig, admin: { login: string; generate
       : null;
   const banner = [
     '',
-    `  Event calendar API listening on port ${config.http.port}`,
+    `  Event calendar API ${build.version} (${shortCommit(build)}) listening on port ${config.http.port}`,
     `  API       ${api}`,
     `  Docs      ${docs}`,
     `  Database  ${database}`,
@@ -38,6 +47,6 @@ export function startupLines(config: AppConfig, admin: { login: string; generate
       : []),
     '',
   ];
-  const log = [`Listening on port ${config.http.port}; API ${api}; docs ${docs}; database: ${database}.`];
-  return { banner, log, password };
+  const log = [`Listening on port ${config.http.port}; ${release}; API ${api}; docs ${docs}; database: ${database}.`];
+  return { banner, log, password, release: { version: build.version, commit: build.commit } };
 }

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { buildInfo } from '../build-info.js';
 import { DatabaseHealthIndicator } from './database.health.js';
 import { StartupState } from './startup-state.js';
 
@@ -14,11 +15,12 @@ export class HealthController {
     private readonly startup: StartupState,
   ) {}
 
-  /** The process is up. */
+  /** The process is up; which release it runs (version, and the commit it was built from or null). */
   @Get()
   @HealthCheck()
-  live() {
-    return this.health.check([]);
+  async live() {
+    const { version, commit } = buildInfo();
+    return { ...(await this.health.check([])), version, commit };
   }
 
   /** Start-up is complete (the first administrator exists) and the database answers. */
