@@ -18,6 +18,10 @@ RUN --mount=type=secret,id=npm_ca \
     npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
+# the build records the release in dist/build-info.json (start-up line, GET /health); .git is not in
+# the build context, so the commit comes in as a build argument: --build-arg APP_COMMIT=$(git rev-parse HEAD)
+COPY scripts/build-info.mjs ./scripts/
+ARG APP_COMMIT=""
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: only the compiled app and production dependencies, run as an unprivileged user.

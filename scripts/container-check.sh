@@ -175,7 +175,8 @@ fi
 NO_CACHE=()
 [ "${CHECK_NO_CACHE:-0}" = 1 ] && NO_CACHE=(--no-cache)
 build_started=$SECONDS
-if ! "${BUILD[@]}" --progress=plain "${NO_CACHE[@]}" "${SECRET[@]}" -t "$IMAGE" . >"$WORK/build.log" 2>&1; then
+COMMIT="$(git rev-parse HEAD 2>/dev/null || true)"
+if ! "${BUILD[@]}" --progress=plain "${NO_CACHE[@]}" "${SECRET[@]}" --build-arg "APP_COMMIT=$COMMIT" -t "$IMAGE" . >"$WORK/build.log" 2>&1; then
   grep -v '^#[0-9]* sha256:' "$WORK/build.log" | tail -n 150
   fail "docker build failed"
 fi
@@ -232,6 +233,9 @@ CID="$("${COMPOSE[@]}" ps -q app)"
 BASE="http://127.0.0.1:$APP_PORT"
 wait_for 120 curl -sf "$BASE/health/ready" || fail "/health/ready did not answer 200 within 120 s"
 ok "/health/ready 200 through the published port 127.0.0.1:$APP_PORT, $((SECONDS - up_started)) s after compose up"
+health="$(curl -sf "$BASE/health")"
+[ -z "$COMMIT" ] || [[ "$health" == *"\"commit\":\"$COMMIT\""* ]] || fail "GET /health names another commit than $COMMIT: $health"
+ok "GET /health names the release: $health"
 
 tables="$(sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'calendar'")"
 ran="$(sql 'SELECT COUNT(*) FROM calendar.schema_migrations')"
