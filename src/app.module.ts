@@ -32,6 +32,7 @@ import { I18nModule } from './i18n/i18n.module.js';
 import { ItemsModule } from './items/items.module.js';
 import { ItemsService } from './items/items.service.js';
 import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
@@ -47,7 +48,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
  * (`APP_FILTER`) of `HttpModule` take over.
  */
 const LIFECYCLE: Type[] = [
-  RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
+  RequestLogMiddleware, // request id; one line per request (LOG_REQUESTS) and its count in /metrics (METRICS_TOKEN)
   EditionMiddleware, // edition, request context, headers of every answer
   SecurityHeadersMiddleware,
   CorsMiddleware,
@@ -90,6 +91,7 @@ export class AppModule implements NestModule {
             return dataSource;
           },
         }),
+        MetricsModule,
         DatabaseGuardModule,
         ReplicationModule,
         I18nModule.forRoot(extensionCatalogues(extensions)),
