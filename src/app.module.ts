@@ -5,6 +5,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheInterceptor } from './cache/response-cache.js';
+import { ResponseCacheMetrics } from './cache/response-cache-metrics.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
@@ -116,6 +117,7 @@ export class AppModule implements NestModule {
       providers: [
         ResponseCacheStore,
         ResponseCacheInterceptor,
+        ResponseCacheMetrics,
         {
           provide: BEFORE_CACHED_READ,
           useFactory: (items: ItemsService) => ({ beforeRead: () => items.publishDueItems() }),
