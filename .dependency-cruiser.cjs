@@ -6,7 +6,20 @@
 // for the reader, and a boundary crossed by a type is still crossed.
 
 const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images', 'changes', 'webhooks'];
+const PLATFORM_NAMES = [
+  'users',
+  'editions',
+  'i18n',
+  'cache',
+  'docs',
+  'http',
+  'limits',
+  'health',
+  'images',
+  'changes',
+  'webhooks',
+  'metrics',
+];
 
 /** `^src/(a|b|c)/`: any file in one of these folders of src/. */
 const folders = (names) => `^src/(${names.join('|')})/`;

@@ -6,7 +6,20 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images', 'changes', 'webhooks'];
+const PLATFORM_NAMES = [
+  'users',
+  'editions',
+  'i18n',
+  'cache',
+  'docs',
+  'http',
+  'limits',
+  'health',
+  'images',
+  'changes',
+  'webhooks',
+  'metrics',
+];
 /** Features built on the resources (the importer): only the wiring imports them. */
 const FEATURE_NAMES = ['importer'];
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */

@@ -5,6 +5,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheInterceptor } from './cache/response-cache.js';
+import { ResponseCacheMetrics } from './cache/response-cache-metrics.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
@@ -34,6 +35,7 @@ import { I18nModule } from './i18n/i18n.module.js';
 import { ItemsModule } from './items/items.module.js';
 import { ItemsService } from './items/items.service.js';
 import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
@@ -49,7 +51,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
  * (`APP_FILTER`) of `HttpModule` take over.
  */
 const LIFECYCLE: Type[] = [
-  RequestLogMiddleware, // one line per request when LOG_REQUESTS is on
+  RequestLogMiddleware, // request id; one line per request (LOG_REQUESTS) and its count in /metrics (METRICS_TOKEN)
   EditionMiddleware, // edition, request context, headers of every answer
   SecurityHeadersMiddleware,
   CorsMiddleware,
@@ -101,6 +103,7 @@ export class AppModule implements NestModule {
             return dataSource;
           },
         }),
+        MetricsModule,
         DatabaseGuardModule,
         ReplicationModule,
         I18nModule.forRoot(extensionCatalogues(extensions)),
@@ -125,6 +128,7 @@ export class AppModule implements NestModule {
       providers: [
         ResponseCacheStore,
         ResponseCacheInterceptor,
+        ResponseCacheMetrics,
         {
           provide: BEFORE_CACHED_READ,
           useFactory: (items: ItemsService) => ({ beforeRead: () => items.publishDueItems() }),

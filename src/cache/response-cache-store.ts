@@ -29,6 +29,12 @@ export class ResponseCacheStore implements OnApplicationShutdown {
   readonly entries: LRUCache<string, Entry>;
   /** Answers shared with the other app replicas through Redis (`REDIS_URL`), or null. */
   readonly shared: SharedAnswers | null;
+  /**
+   * What the lookups of anonymous reads found, since the start: this process's entry (`hit`), one
+   * another replica filed in Redis (`redis`), one being built by another request (`shared`), nothing
+   * (`miss`). Read by `/metrics`.
+   */
+  readonly lookups = { hit: 0, redis: 0, shared: 0, miss: 0 };
   /** Answers being built, by version and key: concurrent misses wait for them. */
   private readonly building = new Map<string, Promise<Entry | null>>();
   private readonly today: () => string;

@@ -57,9 +57,16 @@ export class ResponseCacheInterceptor implements NestInterceptor {
   /** The entry current at the data version read now, from this process, a build under way or Redis; else that version. */
   private async lookUp(key: string): Promise<{ entry: Entry; state: 'HIT' | 'SHARED' } | { version: string }> {
     const version = await this.store.currentVersion();
+    const lookups = this.store.lookups;
     const hit = this.store.fresh(key, version);
-    if (hit) return { entry: hit, state: 'HIT' };
-    return (await this.store.elsewhere(key, version)) ?? { version };
+    if (hit) {
+      lookups.hit++;
+      return { entry: hit, state: 'HIT' };
+    }
+    const found = await this.store.elsewhere(key, version);
+    if (found) lookups[found.state === 'SHARED' ? 'shared' : 'redis']++;
+    else lookups.miss++;
+    return found ?? { version };
   }
 }
 

@@ -3,6 +3,7 @@ import { LIST_LAST_CHANGE } from '../common/http/list-last-change.js';
 import { ChangeLogLastChange } from './change-log-last-change.js';
 import { ChangeCommits } from './change-commits.js';
 import { ChangeFeedService } from './change-feed.service.js';
+import { ChangeMetrics } from './change-metrics.js';
 import { ChangeRetention } from './change-retention.js';
 import { ChangeSequencer } from './change-sequencer.js';
 import { ChangeSnapshots } from './change-snapshots.js';
@@ -22,6 +23,7 @@ import { DomainEvents } from './domain-events.service.js';
     ChangeSequencer,
     ChangeRetention,
     ChangeFeedService,
+    ChangeMetrics,
     ChangeCommits,
     ChangeSnapshots,
     DomainEvents,

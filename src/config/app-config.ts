@@ -2,6 +2,7 @@ import { readDatabaseConfig, type DatabaseConfig } from './database-config.js';
 import { ConfigError, decimal, envReader, flag, integer, type Env } from './env-values.js';
 import { readApiConfig, readHttpConfig, type ApiConfig, type HttpConfig } from './http-config.js';
 import { readLimitsConfig, type LimitsConfig } from './limits-config.js';
+import { readMetricsConfig, type MetricsConfig } from './metrics-config.js';
 import { readOutboundConfig, type OutboundConfig } from './outbound-config.js';
 import { withSecretFiles } from './secret-files.js';
 import { normalizeTimezone } from './time-zone-names.js';
@@ -11,6 +12,7 @@ export { databaseKindFromEnv, type DatabaseConfig, type MysqlConfig } from './da
 export { ConfigError, type Env } from './env-values.js';
 export type { ApiConfig, HttpConfig } from './http-config.js';
 export type { LimitsConfig } from './limits-config.js';
+export type { MetricsConfig } from './metrics-config.js';
 export type { OutboundAllowance, OutboundConfig } from './outbound-config.js';
 
 /** Typed, validated configuration. Built once from the environment by {@link loadConfig}. */
@@ -28,6 +30,7 @@ export interface AppConfig {
   webhooks: WebhooksConfig;
   outbound: OutboundConfig;
   log: LogConfig;
+  metrics: MetricsConfig;
 }
 
 export interface SiteConfig {
@@ -196,6 +199,7 @@ export function loadConfig(given: Env): AppConfig {
       requests: flag(read('LOG_REQUESTS') ?? 'true', 'LOG_REQUESTS'),
       format: logFormat(read('LOG_FORMAT')),
     },
+    metrics: readMetricsConfig(read),
   };
 }
 

@@ -1,6 +1,7 @@
 import mysql from 'mysql2';
 import type { DataSource } from 'typeorm';
 import type { GuardedConnection, GuardedPool } from './database-guard.js';
+import { PoolMeter, type PoolUsage } from './pool-meter.js';
 
 /** The id of the primary's pool; TypeORM names the replicas' pools `SLAVE0`, `SLAVE1`, … in list order. */
 export const PRIMARY = 'MASTER';
@@ -26,6 +27,7 @@ export type ReadConnection = (callback: Acquired) => void;
  */
 export class MysqlServers {
   private readonly pools = new Map<string, ServerPool>();
+  private readonly meters = new Map<string, PoolMeter>();
   private reads: ReadConnection | null = null;
 
   constructor(private readonly openPool: (config: mysql.PoolOptions) => ServerPool = (config) => mysql.createPool(config)) {}
@@ -43,6 +45,14 @@ export class MysqlServers {
   /** Every server's pool, by id: the primary's first. */
   all(): Array<[id: string, pool: ServerPool]> {
     return [...this.pools].sort(([a], [b]) => (a === PRIMARY ? -1 : b === PRIMARY ? 1 : a.localeCompare(b)));
+  }
+
+  /** How busy each server's pool is, by id: the primary's first (`GET /metrics`). */
+  usage(): Array<[id: string, usage: PoolUsage]> {
+    return this.all().flatMap(([id]) => {
+      const meter = this.meters.get(id);
+      return meter ? [[id, meter.usage()] as [string, PoolUsage]] : [];
+    });
   }
 
   /** Sends the reads TypeORM would give to a replica through `reads` (the primary until then). */
@@ -63,6 +73,8 @@ export class MysqlServers {
   /** Opens the pool of the server `id`. */
   open(id: string, config: mysql.PoolOptions): ServerPool {
     const pool = this.openPool(config);
+    // the meter wraps the pool first, so it sees every connection, the migrations' at start included
+    this.meters.set(id, new PoolMeter(pool, config.connectionLimit ?? 10));
     this.pools.set(id, pool);
     return pool;
   }

@@ -19,6 +19,7 @@ import { from, mergeMap, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { CONSISTENCY_COOKIE, CONSISTENCY_HEADER, onReplica } from '../common/sql/read-routing.js';
 import type { DatabaseConfig, HttpConfig, MysqlConfig } from '../config/app-config.js';
+import { DatabaseMetrics } from './database-metrics.js';
 import { ReplicaSet } from './replica-set.js';
 import { installReadRouting, primaryPosition } from './replication-routing.js';
 
@@ -151,6 +152,7 @@ export class ConsistencyTokenInterceptor implements NestInterceptor {
     },
     ReplicaSetLifecycle,
     ReadRoutingMiddleware,
+    DatabaseMetrics,
     { provide: APP_INTERCEPTOR, useClass: ConsistencyTokenInterceptor },
   ],
   exports: [ReplicaSet, ReadRoutingMiddleware],

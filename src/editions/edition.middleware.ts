@@ -3,8 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { apiRootLink } from '../common/http/entity-tags.js';
 import { Editions } from './editions.js';
 
-/** Paths served outside the API: health checks. The docs pages (`/docs`, `/{lang}/docs`) ask `Editions`. */
-const OUTSIDE_THE_API = /^\/health(\/ready)?\/?$/;
+/** Paths served outside the API: health checks and metrics. The docs pages (`/docs`, `/{lang}/docs`) ask `Editions`. */
+const OUTSIDE_THE_API = /^\/(health(\/ready)?|metrics)\/?$/;
 /** The docs page's other addresses (`…/docs/`, `…/docs/index.html`), sent to `…/docs`. */
 const DOCS_PAGE_IN_FOLDER = /\/docs\/(index\.html)?$/;
 

@@ -58,8 +58,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const adapter = this.adapterHost.httpAdapter;
-    if (!request.ctx?.target && exception instanceof HttpException && !(exception instanceof ApiError)) {
-      // outside the API (health checks): keep the library's own answer
+    if (!request.ctx?.target && exception instanceof HttpException && !(exception instanceof ApiError) && exception.getStatus() === 503) {
+      // outside the API, a failed health check keeps the library's own answer (the state of each check)
       adapter.reply(response, exception.getResponse(), exception.getStatus());
       return;
     }

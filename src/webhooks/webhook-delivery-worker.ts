@@ -10,6 +10,9 @@ import { signedHeaders } from './webhook-signature.js';
 import { deactivate, inFuture, WebhookStore } from './webhook-store.js';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
 
+/** What came of an attempt: delivered, to be tried again later, or failed for good (the subscription is deactivated). */
+export type AttemptOutcome = 'delivered' | 'retried' | 'failed';
+
 /** Deliveries claimed per pass (sent side by side). */
 const CLAIM_BATCH = 10;
 
@@ -18,6 +21,9 @@ export class WebhookDeliveryWorker {
   // its lines are the dispatcher's
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly leaseMs: number;
+
+  /** Attempts of this process since its start, by what came of them (`/metrics`): delivered, to be retried, failed for good. */
+  readonly outcomes: Record<AttemptOutcome, number> = { delivered: 0, retried: 0, failed: 0 };
 
   constructor(private readonly store: WebhookStore) {
     // a claim outlives the longest attempt (connect + answer), with room to record the result
@@ -87,15 +93,20 @@ export class WebhookDeliveryWorker {
       },
     );
     try {
-      await this.record(delivery, subscription, attemptedUtc, result);
+      this.outcomes[await this.record(delivery, subscription, attemptedUtc, result)]++;
     } catch (error) {
       // the claim runs out and another pass sends it again: at least once
       this.logger.warn(`Recording webhook delivery ${delivery.id} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  private record(delivery: WebhookDeliveryEntity, subscription: WebhookSubscriptionEntity, attemptedUtc: string, result: SendResult) {
-    return this.store.transaction(async (manager) => {
+  private record(
+    delivery: WebhookDeliveryEntity,
+    subscription: WebhookSubscriptionEntity,
+    attemptedUtc: string,
+    result: SendResult,
+  ): Promise<AttemptOutcome> {
+    return this.store.transaction(async (manager): Promise<AttemptOutcome> => {
       await manager.insert(WebhookAttemptEntity, {
         deliveryId: delivery.id,
         attemptedUtc,
@@ -113,7 +124,7 @@ export class WebhookDeliveryWorker {
           { id: delivery.id },
           { ...common, status: 'delivered', finishedUtc: now, lastError: null },
         );
-        return;
+        return 'delivered';
       }
       const gone = result.statusCode === 410;
       if (gone || attempts >= this.store.settings.maxAttempts) {
@@ -127,7 +138,7 @@ export class WebhookDeliveryWorker {
           : `Delivery ${delivery.id} failed ${attempts} times since ${delivery.createdUtc} UTC; the last attempt: ${result.error}`;
         await deactivate(manager, subscription.id, reason.slice(0, 500));
         this.logger.warn(`Webhook subscription ${subscription.id} deactivated: ${reason}`);
-        return;
+        return 'failed';
       }
       await manager.update(
         WebhookDeliveryEntity,
@@ -139,6 +150,7 @@ export class WebhookDeliveryWorker {
           lastError: result.error.slice(0, 500),
         },
       );
+      return 'retried';
     });
   }
 }

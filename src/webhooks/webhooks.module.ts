@@ -3,6 +3,7 @@ import { ChangeSnapshots } from '../changes/change-snapshots.js';
 import { WebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookFanOut } from './webhook-fan-out.js';
+import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhookPruning } from './webhook-pruning.js';
 import { WebhookStore } from './webhook-store.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -15,7 +16,7 @@ import { WebhooksService } from './webhooks.service.js';
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDispatcher, WebhookFanOut, WebhookDeliveryWorker, WebhookPruning, WebhookStore],
+  providers: [WebhooksService, WebhookDispatcher, WebhookFanOut, WebhookDeliveryWorker, WebhookPruning, WebhookStore, WebhookMetrics],
   exports: [WebhooksService, WebhookDispatcher],
 })
 export class WebhooksModule {

@@ -8,6 +8,7 @@ import { readRecurrenceLines } from '../../common/dates/recurrence-lines.js';
 import { nowUtcWall } from '../../common/dates/wall-time.js';
 import { dateToWall, wallToDate } from '../../common/sql/columns.js';
 import { ItemsService } from '../../items/items.service.js';
+import { Metrics } from '../../metrics/metrics.js';
 import { EventEntity } from '../event.entity.js';
 import { EventSeriesEntity } from './event-series.entity.js';
 import { SERIES_CAP, SeriesGenerationService, seriesStartOf } from './series-generation.service.js';
@@ -29,14 +30,18 @@ export class SeriesHorizonJob implements OnApplicationBootstrap, OnApplicationSh
   private readonly horizonDays: number;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  /** The passes of this process, for `/metrics`. */
+  private readonly passes = { lastEnd: 0, lastSuccess: 0, lastSeconds: 0, succeeded: 0, failed: 0, added: 0 };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly generation: SeriesGenerationService,
     private readonly items: ItemsService,
     config: ConfigService,
+    metrics: Metrics,
   ) {
     this.horizonDays = config.getOrThrow<EventsConfig>('events').seriesHorizonDays;
+    this.defineMetrics(metrics);
   }
 
   onApplicationBootstrap(): void {
@@ -50,8 +55,14 @@ export class SeriesHorizonJob implements OnApplicationBootstrap, OnApplicationSh
 
   /** One pass: every series due is extended to the horizon seen from `now`. Returns the occurrences added. */
   extendDue(now: Date): Promise<number> {
+    const started = performance.now();
     this.running ??= this.pass(now)
+      .then((added) => {
+        this.passEnded(started, added);
+        return added;
+      })
       .catch((error: unknown) => {
+        this.passEnded(started, null);
         this.logger.warn(`Extending series failed: ${error instanceof Error ? error.message : String(error)}`);
         return 0;
       })
@@ -59,6 +70,60 @@ export class SeriesHorizonJob implements OnApplicationBootstrap, OnApplicationSh
         this.running = null;
       });
     return this.running;
+  }
+
+  /** `added` null: the pass failed. */
+  private passEnded(started: number, added: number | null): void {
+    const passes = this.passes;
+    passes.lastEnd = Date.now();
+    passes.lastSeconds = (performance.now() - started) / 1000;
+    if (added === null) passes.failed++;
+    else {
+      passes.succeeded++;
+      passes.added += added;
+      passes.lastSuccess = passes.lastEnd;
+    }
+  }
+
+  private defineMetrics(metrics: Metrics): void {
+    const passes = this.passes;
+    const gauge = (name: string, help: string, value: () => number) =>
+      metrics.gauge({
+        name,
+        help,
+        collect() {
+          this.set(value());
+        },
+      });
+    gauge(
+      'calendar_series_horizon_last_run_timestamp_seconds',
+      'When the last hourly pass extending open-ended series ended (Unix time); 0 before the first, an hour after the start.',
+      () => passes.lastEnd / 1000,
+    );
+    gauge(
+      'calendar_series_horizon_last_success_timestamp_seconds',
+      'When the last pass extending series succeeded (Unix time); 0 before the first.',
+      () => passes.lastSuccess / 1000,
+    );
+    gauge('calendar_series_horizon_last_duration_seconds', 'How long the last pass extending series took.', () => passes.lastSeconds);
+    metrics.counter({
+      name: 'calendar_series_horizon_runs_total',
+      help: 'Passes extending series in this process, by result (ok, failed).',
+      labelNames: ['result'],
+      collect() {
+        this.reset();
+        this.inc({ result: 'ok' }, passes.succeeded);
+        this.inc({ result: 'failed' }, passes.failed);
+      },
+    });
+    metrics.counter({
+      name: 'calendar_series_horizon_occurrences_added_total',
+      help: 'Occurrences the passes of this process generated as the horizon moved on.',
+      collect() {
+        this.reset();
+        this.inc(passes.added);
+      },
+    });
   }
 
   private async pass(now: Date): Promise<number> {
