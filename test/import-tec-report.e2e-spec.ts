@@ -29,7 +29,7 @@ describe('import:tec report', () => {
 
   it('a dry run names each record it would create, with the id it would get here, and no run number', () => {
     expect({ code: dryRun.code, error: dryRun.error }).toEqual({ code: 0, error: null });
-    const listed = dryRun.lines.slice(dryRun.lines.indexOf('Would be created, updated or trashed (source id -> id here):') + 1);
+    const listed = dryRun.lines.slice(dryRun.lines.indexOf('Would be created, updated, trashed or deleted (source id -> id here):') + 1);
     expect(listed).toEqual(
       expect.arrayContaining([
         '  would be created event 16 -> 16 "Jazz & Blues Night"',

@@ -1,6 +1,6 @@
 /** The last phases: records no list showed, read one by one, and records gone at the source, trashed here. */
 import type { ImportMappingEntity } from './import-mapping.entity.js';
-import { skip, unreadable, warn } from './import-report.js';
+import { skip, unread, unreadable, warn } from './import-report.js';
 import { importRaw } from './import-item-phases.js';
 import { announceWrites, count, KIND_OF, RESOURCE_OF, seenSet, visibleStatuses, writeFailure, type RunState } from './import-run-state.js';
 import { readSingle } from './source-reader.js';
@@ -56,7 +56,7 @@ export async function extraPhase(state: RunState): Promise<void> {
         unreadable(state.tally, { kind, sourceId: item.id, reason: single.reason });
       }
     } else {
-      skip(state.tally, item.resource, { kind, sourceId: item.id, reason: single.reason });
+      unread(state.tally, { kind, sourceId: item.id, reason: single.reason });
     }
     state.observer.progress?.('other records', ++done, total);
     state.tally.progress['other records'] = { done, total };
