@@ -1,4 +1,5 @@
-import { fakeServer, fixtureSource, importTec, type FakeServer } from './support/import-sources.js';
+import { fixtureSource, type FixtureSource } from './support/fixture-source.js';
+import { fakeServer, importTec } from './support/import-sources.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -7,7 +8,7 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
  * (once, as plain text, naming what to do).
  */
 describe('import:tec report', () => {
-  let source: FakeServer;
+  let source: FixtureSource;
   let target: TestApp;
   let dryRun: Awaited<ReturnType<typeof importTec>>;
   let realRun: Awaited<ReturnType<typeof importTec>>;

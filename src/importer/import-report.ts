@@ -68,6 +68,17 @@ export interface ImportTally {
   unreadable: Problem[];
   warnings: string[];
   more: { renumbered: number; slugChanges: number; changes: number; skipped: number; unread: number; unreadable: number; warnings: number };
+  /** How far the source's ids were read one by one, for the next run (see `import-probes.ts`). */
+  probe?: ProbeMark;
+}
+
+/**
+ * Every id up to `through` was accounted for by a run: listed, or read one by one and answered as
+ * no record of the kind, except the ids in `recheck` (records that exist but were not imported).
+ */
+export interface ProbeMark {
+  through: number;
+  recheck: number[];
 }
 
 export function emptyTally(): ImportTally {
@@ -98,6 +109,7 @@ export function tallyFrom(value: unknown): ImportTally {
     const list = stored[key];
     if (Array.isArray(list)) (tally[key] as unknown[]).push(...list);
   }
+  if (stored.probe && typeof stored.probe.through === 'number' && Array.isArray(stored.probe.recheck)) tally.probe = stored.probe;
   return tally;
 }
 

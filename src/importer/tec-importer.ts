@@ -155,8 +155,8 @@ export class TecImporter {
       visible: new Map(),
       protection: { ids: new Map(), anonymousOrganizers: new Map(), warnings: [] },
       knownItemIds: new Set(),
-      discovered: new Map(),
       gone: [],
+      earlier: await this.runs.earlier(run),
       terms: new Map(),
     };
     this.checkTimezone(site, tally);
