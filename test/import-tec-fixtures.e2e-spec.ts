@@ -239,6 +239,41 @@ describe('import:tec from recorded answers of the reference plugin', () => {
     });
   });
 
+  describe("an anonymous re-run after the administrator's import", () => {
+    const paths = () => [
+      ...recordedEvents.map((event) => `/events/${event.id}`),
+      ...[4, 5, 6, 7, 8, 9, 10].map((id) => `/venues/${id}`),
+      ...[11, 12, 13, 14, 15].map((id) => `/organizers/${id}`),
+      '/categories?hide_empty=0&per_page=50',
+      '/tags?hide_empty=0&per_page=50',
+    ];
+    const snapshot = async () => Promise.all(paths().map(async (path) => ({ path, body: (await get(path)).body as Json })));
+    let before: Array<{ path: string; body: Json }>;
+    let rerun: Awaited<ReturnType<typeof importTec>>;
+
+    beforeAll(async () => {
+      before = await snapshot();
+      rerun = await importTec(target, ['--from', source.url]);
+    }, 60_000);
+
+    it('changes nothing it cannot see: the protected event keeps its content, links and password', async () => {
+      expect({ code: rerun.code, error: rerun.error }).toEqual({ code: 0, error: null });
+      expect(await snapshot()).toEqual(before);
+      const unlocked = await get('/events/49?password=peer-secret', false);
+      expect(unlocked.body).toEqual(
+        expect.objectContaining({ description: '<p>Secret setlist inside.</p>', cost: '$10', venue: expect.objectContaining({ id: 9 }) }),
+      );
+    });
+
+    it('trashes nothing it cannot see: drafts, pending, private and scheduled events stay', async () => {
+      for (const id of [45, 46, 47, 48]) expect({ id, status: (await get(`/events/${id}`)).status }).toEqual({ id, status: 200 });
+      expect(summaryRow(rerun.lines, 'events')).toEqual([0, 0, 38, 0, 0, 0, 0]);
+      expect(rerun.lines).toContain(
+        '  5 record(s) imported by an earlier run with other credentials could not be read by this one: left as they are, not trashed',
+      );
+    });
+  });
+
   describe('a record the source keeps failing to answer', () => {
     it('is named, and the run exits 1', async () => {
       const other = await startTestApp({ SITE_TIMEZONE: 'UTC' }, { database: 'failing' });

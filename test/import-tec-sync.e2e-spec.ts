@@ -234,6 +234,36 @@ describe('import:tec keeps a target in sync', () => {
     });
   });
 
+  describe('an anonymous sync after an import with credentials', () => {
+    it('overwrites and trashes nothing it cannot see', async () => {
+      const target = await startTestApp();
+      try {
+        const secretive = await write('post', '/organizers', {
+          organizer: 'Secret Society',
+          email: 'door@secret.example',
+          post_password: 'knock-knock',
+        });
+        const event = await write('post', '/events', {
+          title: 'Members evening',
+          start_date: '2027-09-02 19:00',
+          end_date: '2027-09-02 21:00',
+        });
+        expect((await importTec(target, ['--from', origin, ...CREDENTIALS])).code).toBe(0);
+        await write('post', `/events/${event.id}`, { status: 'private' });
+        const run = await importTec(target, ['--from', origin]);
+        expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
+        const here = (path: string) => target.http().get(`${API}${path}`).set('Authorization', basic(ADMIN));
+        // private at the source now: this run cannot tell that from gone, and leaves it as it is
+        expect((await here(`/events/${event.id}`)).body.status).toBe('publish');
+        expect(summaryRow(run.lines, 'events')?.[4]).toBe(0);
+        // a visitor sees the protected organizer without its e-mail: the e-mail here stays
+        expect((await here(`/organizers/${secretive.id}`)).body.email).toBe('door@secret.example');
+      } finally {
+        await target.close();
+      }
+    });
+  });
+
   describe('resuming', () => {
     let target: TestApp;
     let proxy: FakeServer;

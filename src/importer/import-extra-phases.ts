@@ -1,5 +1,5 @@
 /** The last phases: records no list showed, read one by one, and records gone at the source, trashed here. */
-import { skip } from './import-report.js';
+import { skip, warn } from './import-report.js';
 import { probeIds } from './import-probes.js';
 import { announceWrites, count, RESOURCE_OF, seenSet, visibleStatuses, writeFailure, type RunState } from './import-run-state.js';
 import { readEach, type SingleRead } from './import-single-reads.js';
@@ -26,6 +26,12 @@ export async function extraPhase(state: RunState): Promise<void> {
   }
   await readEach(state, work, 'other records');
   await probeIds(state);
+  if (state.leftAlone > 0) {
+    warn(
+      state.tally,
+      `${state.leftAlone} record(s) imported by an earlier run with other credentials could not be read by this one: left as they are, not trashed`,
+    );
+  }
   await announceWrites(state);
   await state.save({});
 }

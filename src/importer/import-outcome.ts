@@ -38,6 +38,8 @@ export interface WriterSettings {
   customFieldKeys: Set<string>;
   /** Only records the source modified at or after this UTC wall time are written (`--since`). */
   since: string | null;
+  /** Whether the run reads with credentials (a visitor's view hides what protected records hold). */
+  authenticated: boolean;
 }
 
 /** Passwords of protected source records: the real one when the source told it, else null (a random one is set). */

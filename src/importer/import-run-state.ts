@@ -54,6 +54,8 @@ export interface RunState {
   gone: ImportMappingEntity[];
   /** What earlier runs of the source tell this one (see {@link EarlierRuns}). */
   earlier: EarlierRuns;
+  /** Records imported before that this run could not read and left as they are (they may exist for other credentials). */
+  leftAlone: number;
   /** Categories and tags, read whole before anything is written (parents may follow children; ids above all of them are free for renumbering). */
   terms: Map<'categories' | 'tags', { records: TermRecord[]; total: number | null }>;
 }

@@ -29,6 +29,11 @@ export const HEARTBEAT_MS = 20_000;
 
 /** What the earlier real runs of a source tell a new one. */
 export interface EarlierRuns {
+  /**
+   * One of them read with credentials this run lacks (other ones, or this run has none): this run
+   * may see less than what is imported, so what it cannot read is left as it is, not trashed.
+   */
+  otherCredentials: boolean;
   /** How far the latest of them read the source's ids one by one. */
   probe: ProbeMark | null;
 }
@@ -99,22 +104,25 @@ export class ImportRunStore {
     return { run: await runs.save(run), resumed: false };
   }
 
-  /** What the earlier real runs of the run's source tell it. */
-  async earlier(run: ImportRunEntity): Promise<EarlierRuns> {
+  /** What the earlier real runs of the run's source tell it (`user`: this run's login at the source). */
+  async earlier(run: ImportRunEntity, user: string | undefined): Promise<EarlierRuns> {
     const runs = this.dataSource.getRepository(ImportRunEntity);
     const before = await runs.find({
-      select: { id: true },
+      select: { id: true, options: true },
       where: { sourceId: run.sourceId, dryRun: false, id: LessThan(run.id) },
       order: { id: 'DESC' },
-      take: 5,
+    });
+    const otherCredentials = before.some((earlier) => {
+      const login = earlier.options.user;
+      return typeof login === 'string' && login !== user;
     });
     let probe: ProbeMark | null = null;
-    for (const { id } of before) {
+    for (const { id } of before.slice(0, 5)) {
       const latest = await runs.findOne({ select: { id: true, progress: true }, where: { id } });
       probe = latest ? (tallyFrom(latest.progress).probe ?? null) : null;
       if (probe) break;
     }
-    return { probe };
+    return { otherCredentials, probe };
   }
 
   async beat(runId: number): Promise<void> {

@@ -1,4 +1,4 @@
-/** Records read one by one (ids no list showed): each answer imported, marked gone at the source, or named. */
+/** Records read one by one (ids no list showed): each answer imported, marked gone at the source, named, or left alone. */
 import type { ImportMappingEntity } from './import-mapping.entity.js';
 import { unread, unreadable } from './import-report.js';
 import { importRaw } from './import-item-phases.js';
@@ -38,7 +38,7 @@ export async function readEach(
   return ends;
 }
 
-/** One answer to a record read alone: imported, marked gone, or named. */
+/** One answer to a record read alone: imported, marked gone, named, or left alone. */
 async function take(state: RunState, item: SingleRead, single: SingleResult): Promise<ReadEnd> {
   const kind = KIND_OF[item.resource];
   if (single.kind === 'failed') {
@@ -63,6 +63,8 @@ async function take(state: RunState, item: SingleRead, single: SingleResult): Pr
     if (single.why !== 'absent') unreadable(state.tally, { kind, sourceId: item.id, reason: single.reason });
     return single.why === 'absent' ? 'absent' : 'exists';
   }
-  state.gone.push(row);
+  // out of this run's sight: it may exist for the credentials of an earlier run
+  if (single.why === 'hidden' && state.earlier.otherCredentials) state.leftAlone++;
+  else state.gone.push(row);
   return single.why === 'absent' ? 'absent' : 'exists';
 }

@@ -131,6 +131,7 @@ export class TecImporter {
         authors: await this.authors(client, site, tally),
         customFieldKeys: new Set(this.config.getOrThrow<EventsConfig>('events').customFields.map((field) => field.key)),
         since: prepared.since,
+        authenticated: client.authenticated,
       },
       (kind, sourceId) => sourcePassword(client, site, kind, sourceId),
     );
@@ -156,7 +157,8 @@ export class TecImporter {
       protection: { ids: new Map(), anonymousOrganizers: new Map(), warnings: [] },
       knownItemIds: new Set(),
       gone: [],
-      earlier: await this.runs.earlier(run),
+      earlier: await this.runs.earlier(run, options.user),
+      leftAlone: 0,
       terms: new Map(),
     };
     this.checkTimezone(site, tally);
