@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeHTML } from 'entities';
-import { FIXTURES, fixtureSource, importTec, summaryRow, type FakeServer } from './support/import-sources.js';
+import { FIXTURES, fixtureSource, type FixtureSource } from './support/fixture-source.js';
+import { faultyProxy, importTec, summaryRow } from './support/import-sources.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -23,7 +24,8 @@ const recordedEvents = index
 const plain = (text: string) => decodeHTML(text.replace(/<[^>]*>/g, '')).trim();
 
 describe('import:tec from recorded answers of the reference plugin', () => {
-  let source: FakeServer;
+  let source: FixtureSource;
+  // the other targets of this file have databases of their own (MySQL/MariaDB): this one is read to the end
   let target: TestApp;
   let run: Awaited<ReturnType<typeof importTec>>;
   const get = (path: string, auth = true) => {
@@ -45,14 +47,16 @@ describe('import:tec from recorded answers of the reference plugin', () => {
   it('imports everything the credentials can read and exits 0', () => {
     expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
     const row = (name: string) => summaryRow(run.lines, name);
-    expect(row('categories')).toEqual([9, 0, 0, 0, 0, 0]);
-    expect(row('tags')).toEqual([7, 0, 0, 0, 0, 0]);
-    expect(row('venues')).toEqual([7, 0, 0, 0, 0, 0]);
-    expect(row('organizers')).toEqual([5, 0, 0, 0, 0, 0]);
-    // 43 events: 40 in the lists, 2 hidden from listings (found through wp/v2), the trashed one unreadable
-    expect(row('events')).toEqual([42, 0, 0, 0, 0, 0]);
+    // created, updated, unchanged, kept, trashed, deleted, skipped
+    expect(row('categories')).toEqual([9, 0, 0, 0, 0, 0, 0]);
+    expect(row('tags')).toEqual([7, 0, 0, 0, 0, 0, 0]);
+    expect(row('venues')).toEqual([7, 0, 0, 0, 0, 0, 0]);
+    expect(row('organizers')).toEqual([5, 0, 0, 0, 0, 0, 0]);
+    // 43 events: 40 in the lists, 2 hidden from listings (51 through wp/v2, 60 only by its id), the trashed one unreadable
+    expect(row('events')).toEqual([42, 0, 0, 0, 0, 0, 0]);
     // the trashed event: not listed, not in wp/v2's list of the statuses asked for, 403 when read alone
     expect(run.lines.join('\n')).not.toMatch(/Cancelled/);
+    expect(run.lines).toContain('  event 50: 403 event-no-longer-available: This event is no longer available');
     // never a write to the source
     expect(source.requests.filter((request) => request.method !== 'GET')).toEqual([]);
   });
@@ -186,6 +190,16 @@ describe('import:tec from recorded answers of the reference plugin', () => {
     expect(hidden.body.hide_from_listings).toBe(true);
   });
 
+  it('imports the past event hidden from listings, which no list of the reference shows', async () => {
+    const hidden = await get('/events/60', false);
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toEqual(
+      expect.objectContaining({ title: 'Hidden Past Rehearsal', hide_from_listings: true, start_date: '2025-06-01 10:00:00' }),
+    );
+    // no list or wp/v2 answer named it: it was found by reading the ids no list accounted for
+    expect(source.requests.some((request) => /\/tribe\/events\/v1\/events\/60$/.test(request.url))).toBe(true);
+  });
+
   it('continues the id sequence above the reference ids', async () => {
     const created = await target
       .http()
@@ -202,7 +216,7 @@ describe('import:tec from recorded answers of the reference plugin', () => {
     let firstRequest = 0;
 
     beforeAll(async () => {
-      anonymous = await startTestApp({ SITE_TIMEZONE: 'UTC' });
+      anonymous = await startTestApp({ SITE_TIMEZONE: 'UTC' }, { database: 'anonymous' });
       firstRequest = source.requests.length;
       anonymousRun = await importTec(anonymous, ['--from', `${source.url}/wp-json/tribe/events/v1`]);
     }, 60_000);
@@ -215,11 +229,69 @@ describe('import:tec from recorded answers of the reference plugin', () => {
       // the draft venue is embedded in full in a published event's answer, so it could be read
       expect((await admin('/venues/10')).body.status).toBe('draft');
       expect((await admin('/events/16')).body.title).toBe('Jazz & Blues Night');
+      // hidden from every list but readable by anyone: the past one too
+      expect((await admin('/events/60')).body.hide_from_listings).toBe(true);
       const locked = await admin('/events/49');
       expect(locked.body.description).toBe('');
       expect((await anonymous.http().get(`${API}/events/49`)).body.code).toBe('event-password-protected');
       expect(anonymousRun.lines.join('\n')).toMatch(/event 49 is password-protected at the source and these credentials do not unlock it/);
       expect(source.requests.slice(firstRequest).filter((request) => request.auth)).toEqual([]);
     });
+  });
+
+  describe("an anonymous re-run after the administrator's import", () => {
+    const paths = () => [
+      ...recordedEvents.map((event) => `/events/${event.id}`),
+      ...[4, 5, 6, 7, 8, 9, 10].map((id) => `/venues/${id}`),
+      ...[11, 12, 13, 14, 15].map((id) => `/organizers/${id}`),
+      '/categories?hide_empty=0&per_page=50',
+      '/tags?hide_empty=0&per_page=50',
+    ];
+    const snapshot = async () => Promise.all(paths().map(async (path) => ({ path, body: (await get(path)).body as Json })));
+    let before: Array<{ path: string; body: Json }>;
+    let rerun: Awaited<ReturnType<typeof importTec>>;
+
+    beforeAll(async () => {
+      before = await snapshot();
+      rerun = await importTec(target, ['--from', source.url]);
+    }, 60_000);
+
+    it('changes nothing it cannot see: the protected event keeps its content, links and password', async () => {
+      expect({ code: rerun.code, error: rerun.error }).toEqual({ code: 0, error: null });
+      expect(await snapshot()).toEqual(before);
+      const unlocked = await get('/events/49?password=peer-secret', false);
+      expect(unlocked.body).toEqual(
+        expect.objectContaining({ description: '<p>Secret setlist inside.</p>', cost: '$10', venue: expect.objectContaining({ id: 9 }) }),
+      );
+    });
+
+    it('trashes nothing it cannot see: drafts, pending, private and scheduled events stay', async () => {
+      for (const id of [45, 46, 47, 48]) expect({ id, status: (await get(`/events/${id}`)).status }).toEqual({ id, status: 200 });
+      expect(summaryRow(rerun.lines, 'events')).toEqual([0, 0, 38, 0, 0, 0, 0]);
+      expect(rerun.lines).toContain(
+        '  5 record(s) imported by an earlier run with other credentials could not be read by this one: left as they are, not trashed',
+      );
+    });
+  });
+
+  describe('a record the source keeps failing to answer', () => {
+    it('is named, and the run exits 1', async () => {
+      const other = await startTestApp({ SITE_TIMEZONE: 'UTC' }, { database: 'failing' });
+      const proxy = await faultyProxy(source.url, (req) =>
+        /\/tribe\/events\/v1\/events\/60$/.test(req.url ?? '') ? { status: 500 } : null,
+      );
+      try {
+        const run = await importTec(other, ['--from', proxy.url, '--retries', '1', '--retry-base', '10']);
+        expect(run.code).toBe(1);
+        expect(run.error).toBe('1 record(s) could not be read from the source (see "Could not be read" above)');
+        const listed = run.lines.slice(run.lines.indexOf('Could not be read (run again to retry):') + 1);
+        expect(listed[0]).toMatch(
+          /^ {2}event 60: GET http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1\/events\/60 answered 500 injected/,
+        );
+      } finally {
+        await other.close();
+        await proxy.close();
+      }
+    }, 60_000);
   });
 });

@@ -1,4 +1,5 @@
-import { fakeServer, fixtureSource, importTec, type FakeServer } from './support/import-sources.js';
+import { fixtureSource, type FixtureSource } from './support/fixture-source.js';
+import { fakeServer, importTec } from './support/import-sources.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -7,7 +8,7 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
  * (once, as plain text, naming what to do).
  */
 describe('import:tec report', () => {
-  let source: FakeServer;
+  let source: FixtureSource;
   let target: TestApp;
   let dryRun: Awaited<ReturnType<typeof importTec>>;
   let realRun: Awaited<ReturnType<typeof importTec>>;
@@ -29,7 +30,7 @@ describe('import:tec report', () => {
 
   it('a dry run names each record it would create, with the id it would get here, and no run number', () => {
     expect({ code: dryRun.code, error: dryRun.error }).toEqual({ code: 0, error: null });
-    const listed = dryRun.lines.slice(dryRun.lines.indexOf('Would be created, updated or trashed (source id -> id here):') + 1);
+    const listed = dryRun.lines.slice(dryRun.lines.indexOf('Would be created, updated, trashed or deleted (source id -> id here):') + 1);
     expect(listed).toEqual(
       expect.arrayContaining([
         '  would be created event 16 -> 16 "Jazz & Blues Night"',

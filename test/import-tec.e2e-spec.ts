@@ -197,12 +197,12 @@ describe('import:tec from another instance of this service', () => {
     it('exits 0 with a summary that counts every record', () => {
       expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
       const row = (name: string) => summaryRow(run.lines, name);
-      // created, updated, unchanged, kept, trashed, skipped
-      expect(row('categories')).toEqual([6, 0, 0, 0, 0, 0]);
-      expect(row('tags')).toEqual([4, 0, 0, 0, 0, 0]);
-      expect(row('venues')).toEqual([5, 0, 0, 0, 0, 0]);
-      expect(row('organizers')).toEqual([4, 0, 0, 0, 0, 0]);
-      expect(row('events')).toEqual([Object.keys(calendar.events).length, 0, 0, 0, 0, 0]);
+      // created, updated, unchanged, kept, trashed, deleted, skipped
+      expect(row('categories')).toEqual([6, 0, 0, 0, 0, 0, 0]);
+      expect(row('tags')).toEqual([4, 0, 0, 0, 0, 0, 0]);
+      expect(row('venues')).toEqual([5, 0, 0, 0, 0, 0, 0]);
+      expect(row('organizers')).toEqual([4, 0, 0, 0, 0, 0, 0]);
+      expect(row('events')).toEqual([Object.keys(calendar.events).length, 0, 0, 0, 0, 0, 0]);
       expect(run.lines.some((line) => line.startsWith('Renumbered'))).toBe(false);
     });
 

@@ -1,6 +1,7 @@
 import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import { secretValue } from '../config/secret-files.js';
-import { summaryLines, type ImportReport } from '../importer/import-report.js';
+import type { ImportReport } from '../importer/import-report.js';
+import { summaryLines } from '../importer/import-summary.js';
 import type { ImportOptions } from '../importer/import-options.js';
 import type { ConflictPolicy } from '../importer/import-outcome.js';
 import { sleep } from '../importer/source-client.js';

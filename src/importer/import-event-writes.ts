@@ -5,7 +5,7 @@ import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { keepingTermCounts, moveTermCounts, NO_CONTRIBUTION, termContribution } from '../events/event-term-counts.js';
 import { EventEntity } from '../events/event.entity.js';
 import type { Action, Outcome } from './import-outcome.js';
-import { authorOf, localImage, password, statusFields, upsertItem } from './import-item-writes.js';
+import { authorOf, localImage, password, seenInPart, shownFields, statusFields, upsertItem } from './import-item-writes.js';
 import { ITEM_ENTITY, TERM_ENTITY, type ImportWriteContext } from './import-write-context.js';
 import { recordHash, type EventRecord } from './source-records.js';
 
@@ -15,7 +15,6 @@ export async function writeEvent(writer: ImportWriteContext, record: EventRecord
   const row = writer.mapping('event', sourceId);
   const older = writer.older(record.modifiedUtc);
   if (!row && older) return { action: 'older', kind: 'event', sourceId, localId: null };
-  const hash = recordHash(record, protectedAtSource);
   const customFields: Record<string, string> = {};
   for (const [key, { label, value }] of Object.entries(record.customFields)) {
     if (writer.settings.customFieldKeys.has(key)) customFields[key] = value;
@@ -23,21 +22,24 @@ export async function writeEvent(writer: ImportWriteContext, record: EventRecord
   }
   return writer.transaction(async (manager) => {
     const local = row ? await manager.findOneBy(EventEntity, { id: row.localId }) : null;
+    const partial = seenInPart(writer, record, local);
+    // a record seen in part counts as changed only when the source's `modified` moved
+    const hash = partial && row ? row.contentHash : recordHash(record, protectedAtSource);
     if (row) {
       if (older) return writer.settle(manager, row, 'older');
       const decision = writer.decide(row, record.modifiedUtc, hash, local?.modifiedUtc ?? null);
       if (!decision.write) return writer.settle(manager, row, decision.action as Action, decision.reason);
     }
     const authorId = authorOf(writer, record.authorSourceId);
-    const venueId = await linkTarget(writer, manager, 'venue', record.venue?.sourceId ?? null, sourceId);
+    const venueId = partial ? null : await linkTarget(writer, manager, 'venue', record.venue?.sourceId ?? null, sourceId);
     const organizerIds: number[] = [];
-    for (const ref of record.organizers) {
+    for (const ref of partial ? [] : record.organizers) {
       const id = await linkTarget(writer, manager, 'organizer', ref.sourceId, sourceId);
       if (id !== null && !organizerIds.includes(id)) organizerIds.push(id);
     }
     const termIds = { category: [] as number[], tag: [] as number[] };
     for (const taxonomy of ['category', 'tag'] as const) {
-      for (const ref of taxonomy === 'category' ? record.categories : record.tags) {
+      for (const ref of partial ? [] : taxonomy === 'category' ? record.categories : record.tags) {
         const mapped = writer.mapping(taxonomy, ref.sourceId)?.localId;
         if (mapped === undefined)
           writer.notes.push(`event ${sourceId}: ${taxonomy} ${ref.sourceId} could not be imported, the link was left out`);
@@ -76,7 +78,9 @@ export async function writeEvent(writer: ImportWriteContext, record: EventRecord
     };
     const isNew = !row || !local;
     const write = () =>
-      upsertItem(writer, manager, 'event', record, row, local, fields, hash, async (localId, created) => {
+      upsertItem(writer, manager, 'event', record, row, local, shownFields(fields, partial, local), hash, async (localId, created) => {
+        // links are withheld from a record seen in part: they stay as they are here
+        if (partial) return;
         if (!created) {
           await manager.delete(EventOrganizerEntity, { eventId: localId });
           await manager.createQueryBuilder().delete().from('event_categories').where('event_id = :localId', { localId }).execute();

@@ -65,6 +65,11 @@ export async function itemsPhase(state: RunState, resource: Resource, fromPage: 
   return true;
 }
 
+/** Whether the source shows a record redacted: `null` flags (events, venues), or the reference's empty list for an organizer's name. */
+function isRedacted(kind: ImportKind, raw: Record<string, unknown>): boolean {
+  return kind === 'organizer' ? Array.isArray(raw.organizer) : raw.all_day === null || raw.show_map === null;
+}
+
 /** One record of a list (or read alone): converted, its links imported first, written. */
 export async function importRaw(state: RunState, resource: Resource, raw: Record<string, unknown>): Promise<void> {
   const kind = KIND_OF[resource];
@@ -79,15 +84,15 @@ export async function importRaw(state: RunState, resource: Resource, raw: Record
   let body = raw;
   // a record shown redacted to the credentials (the reference redacts protected events in lists even for
   // editors) is read alone, where the reference shows it in full to editors
-  const redacted = raw.all_day === null || raw.show_map === null;
+  const redacted = isRedacted(kind, raw);
   if (redacted && state.client.authenticated && Number.isSafeInteger(id)) {
     const single = await readSingle(state.client, state.site, resource, id);
-    if (single.kind === 'found' && single.body.all_day !== null && single.body.show_map !== null) body = single.body;
+    if (single.kind === 'found' && !isRedacted(kind, single.body)) body = single.body;
   }
   const imageId = Number((body.image as { id?: unknown } | undefined)?.id);
   if (Number.isSafeInteger(imageId) && imageId > 0) state.knownItemIds.add(imageId);
   try {
-    const redactedBody = body.all_day === null || body.show_map === null;
+    const redactedBody = isRedacted(kind, body);
     const protectedAtSource = isProtected(state, kind, body) || redactedBody;
     let outcome: Outcome | undefined;
     if (kind === 'event') {
@@ -103,7 +108,12 @@ export async function importRaw(state: RunState, resource: Resource, raw: Record
     if (outcome) {
       count(state, outcome);
       if (protectedAtSource && (outcome.action === 'created' || outcome.action === 'updated')) {
-        if (redactedBody) {
+        if (redactedBody && outcome.action === 'updated') {
+          warn(
+            state.tally,
+            `${kind} ${id} is password-protected at the source and these credentials do not unlock it: only what they show was updated, its content and links here were kept`,
+          );
+        } else if (redactedBody) {
           warn(
             state.tally,
             `${kind} ${id} is password-protected at the source and these credentials do not unlock it: imported as a visitor sees it (content blank), protected here with a random password`,
@@ -156,7 +166,7 @@ async function importLinks(state: RunState, event: EventRecord): Promise<void> {
       state.knownItemIds.add(ref.sourceId);
       if (!missing(kind, ref)) continue;
       let body = ref.embedded;
-      if (!body || body.show_map === null) {
+      if (!body || isRedacted(kind, body)) {
         const single = await readSingle(state.client, state.site, RESOURCE_OF[kind], ref.sourceId);
         if (single.kind === 'found') body = single.body;
       }

@@ -93,6 +93,43 @@ export function statusFields(record: EventRecord | LinkedRecord, local: Publisha
   return { status: 'trash' as const, preTrashStatus: before };
 }
 
+/** Fields a reader who cannot unlock a protected record still sees (contract §5.6); the others are withheld from it. */
+const SHOWN_WHEN_REDACTED = new Set([
+  'authorId',
+  'status',
+  'preTrashStatus',
+  'dateUtc',
+  'dateFloating',
+  'modifiedUtc',
+  'title',
+  'timezone',
+  'startLocal',
+  'endLocal',
+  'startUtc',
+  'endUtc',
+]);
+
+/**
+ * Whether the run sees a record imported before only in part: redacted (password-protected, not
+ * unlocked for these credentials). Then only what it shows is written, and what it withholds
+ * (content, links, the password) stays as it is here. Organizers show no sign of redaction on every
+ * source: one protected here is taken as redacted by a run without credentials.
+ */
+export function seenInPart(writer: ImportWriteContext, record: EventRecord | LinkedRecord, local: PublishableEntity | null): boolean {
+  if (!local) return false;
+  return record.redacted || (record.kind === 'organizer' && !writer.settings.authenticated && !!local.password);
+}
+
+/** The fields to write: all of them, or for a record seen in part those it shows (and a password only where there was none). */
+export function shownFields(fields: Record<string, unknown>, partial: boolean, local: PublishableEntity | null): Record<string, unknown> {
+  if (!partial) return fields;
+  const shown = Object.fromEntries(Object.entries(fields).filter(([key]) => SHOWN_WHEN_REDACTED.has(key)));
+  // the name of a venue or organizer is withheld by the reference (an empty value), not by this service
+  if (typeof fields.name === 'string' && fields.name !== '') shown.name = fields.name;
+  if (!local?.password) shown.password = fields.password;
+  return shown;
+}
+
 /** A venue or an organizer. `protectedAtSource`: the anonymous view of the source showed it redacted. */
 export async function writeLinked(
   writer: ImportWriteContext,
@@ -104,10 +141,12 @@ export async function writeLinked(
   const row = writer.mapping(kind, sourceId);
   const older = !dependency && writer.older(record.modifiedUtc);
   if (!row && older) return { action: 'older', kind, sourceId, localId: null };
-  const hash = recordHash(record, protectedAtSource);
   const entity = ITEM_ENTITY[kind];
   const outcome = await writer.transaction(async (manager) => {
     const local = row ? ((await manager.findOneBy(entity, { id: row.localId })) as PublishableEntity | null) : null;
+    const partial = seenInPart(writer, record, local);
+    // a record seen in part counts as changed only when the source's `modified` moved
+    const hash = partial && row ? row.contentHash : recordHash(record, protectedAtSource);
     if (row) {
       if (older) return writer.settle(manager, row, 'older');
       const decision = writer.decide(row, record.modifiedUtc, hash, local?.modifiedUtc ?? null);
@@ -127,7 +166,7 @@ export async function writeLinked(
       name: record.name,
       ...(record.kind === 'venue' ? venueFields(record) : organizerFields(record)),
     };
-    return upsertItem(writer, manager, kind, record, row, local, fields, hash, async (localId, isNew) => {
+    return upsertItem(writer, manager, kind, record, row, local, shownFields(fields, partial, local), hash, async (localId, isNew) => {
       if (!isNew && record.status === 'trash' && local?.status !== 'trash') {
         // trashing unlinks from every event (§5.7), as a trash here does
         if (kind === 'venue')

@@ -51,7 +51,9 @@ export class ImportJobResponse {
   @ApiProperty({ type: 'object', additionalProperties: true })
   progress: Record<string, unknown>;
 
-  @Doc('Per resource: records created, updated, unchanged, kept (edited here), trashed, skipped and older than since.')
+  @Doc(
+    'Per resource: records created, updated, unchanged, kept (edited here), trashed, deleted for good at the source (kept in the trash here; terms deleted), skipped and older than since.',
+  )
   @ApiProperty({ type: 'object', additionalProperties: true })
   counts: Record<string, unknown>;
 
@@ -66,6 +68,10 @@ export class ImportJobResponse {
   @Doc('Records that could be read but were not imported, with the reason.')
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   skipped: unknown[];
+
+  @Doc('Records the source kept failing to answer, and ranges of IDs the job did not get to (source_id null), with the reason.')
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
+  unread: unknown[];
 
   @Doc('Records the source did not let the job read.')
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })

@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { StartImportDto } from './dto/start-import.dto.js';
-import { skippedCount, tallyFrom } from './import-report.js';
+import { incompleteReason, tallyFrom } from './import-report.js';
 import type { ImportJobResponse } from './import-job.response.js';
 import { ImportRunEntity } from './import-run.entity.js';
 import { ImportSourceEntity } from './import-source.entity.js';
@@ -108,16 +108,13 @@ export class ImportJobsService implements OnApplicationShutdown {
 
 function view(run: ImportRunEntity, source: string): ImportJobResponse {
   const tally = tallyFrom(run.progress);
-  const skipped = skippedCount(tally);
   const reason =
     run.status === 'running'
       ? null
       : (run.error ??
         (run.status === 'interrupted'
           ? 'interrupted before the end: the next job of this source resumes it'
-          : skipped > 0
-            ? `${skipped} record(s) could be read but were not imported`
-            : null));
+          : incompleteReason(tally, false)));
   const options = { ...run.options };
   delete options.from;
   return {
@@ -147,6 +144,7 @@ function view(run: ImportRunEntity, source: string): ImportJobResponse {
       to,
     })),
     skipped: tally.skipped.map(({ kind, sourceId, reason }) => ({ kind, source_id: sourceId, reason })),
+    unread: tally.unread.map(({ kind, sourceId, reason }) => ({ kind, source_id: sourceId, reason })),
     unreadable: tally.unreadable.map(({ kind, sourceId, reason }) => ({ kind, source_id: sourceId, reason })),
     notes: tally.warnings,
   };

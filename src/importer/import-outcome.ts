@@ -4,8 +4,12 @@ import type { ImportKind } from './import-mapping.entity.js';
 export type ConflictPolicy = 'overwrite' | 'keep-local' | 'skip';
 export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ['overwrite', 'keep-local', 'skip'];
 
-/** What happened to one source record. */
-export type Action = 'created' | 'updated' | 'unchanged' | 'kept' | 'skipped' | 'trashed' | 'older';
+/**
+ * What happened to one source record. `trashed`: trashed at the source (or gone from what the run
+ * could see), so in the trash here; `deleted`: deleted for good at the source (an item is kept in
+ * the trash here, a term is deleted as its route deletes it).
+ */
+export type Action = 'created' | 'updated' | 'unchanged' | 'kept' | 'skipped' | 'trashed' | 'deleted' | 'older';
 
 export interface Outcome {
   action: Action;
@@ -34,6 +38,8 @@ export interface WriterSettings {
   customFieldKeys: Set<string>;
   /** Only records the source modified at or after this UTC wall time are written (`--since`). */
   since: string | null;
+  /** Whether the run reads with credentials (a visitor's view hides what protected records hold). */
+  authenticated: boolean;
 }
 
 /** Passwords of protected source records: the real one when the source told it, else null (a random one is set). */

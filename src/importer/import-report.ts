@@ -14,7 +14,7 @@ export const RESOURCE_OF_KIND: Record<Outcome['kind'], ReportResource> = {
   image: 'images',
 };
 
-const ACTIONS: readonly Action[] = ['created', 'updated', 'unchanged', 'kept', 'trashed', 'skipped', 'older'];
+export const ACTIONS: readonly Action[] = ['created', 'updated', 'unchanged', 'kept', 'trashed', 'deleted', 'skipped', 'older'];
 
 export type Counts = Record<Action, number>;
 
@@ -33,9 +33,9 @@ export interface SlugChange {
   to: string;
 }
 
-/** A record a dry run would create, update or trash. */
+/** A record a dry run would create, update, trash or delete. */
 export interface Change {
-  action: 'created' | 'updated' | 'trashed';
+  action: 'created' | 'updated' | 'trashed' | 'deleted';
   kind: Outcome['kind'];
   sourceId: number;
   localId: number | null;
@@ -62,10 +62,23 @@ export interface ImportTally {
   changes: Change[];
   /** Readable records that were not imported: each makes the exit code 1. */
   skipped: Problem[];
+  /** Records (or ranges of ids, `sourceId` null) the source kept failing to answer or the run did not get to: each makes the exit code 1. */
+  unread: Problem[];
   /** Records the source did not let the importer read (information only). */
   unreadable: Problem[];
   warnings: string[];
-  more: { renumbered: number; slugChanges: number; changes: number; skipped: number; unreadable: number; warnings: number };
+  more: { renumbered: number; slugChanges: number; changes: number; skipped: number; unread: number; unreadable: number; warnings: number };
+  /** How far the source's ids were read one by one, for the next run (see `import-probes.ts`). */
+  probe?: ProbeMark;
+}
+
+/**
+ * Every id up to `through` was accounted for by a run: listed, or read one by one and answered as
+ * no record of the kind, except the ids in `recheck` (records that exist but were not imported).
+ */
+export interface ProbeMark {
+  through: number;
+  recheck: number[];
 }
 
 export function emptyTally(): ImportTally {
@@ -77,9 +90,10 @@ export function emptyTally(): ImportTally {
     slugChanges: [],
     changes: [],
     skipped: [],
+    unread: [],
     unreadable: [],
     warnings: [],
-    more: { renumbered: 0, slugChanges: 0, changes: 0, skipped: 0, unreadable: 0, warnings: 0 },
+    more: { renumbered: 0, slugChanges: 0, changes: 0, skipped: 0, unread: 0, unreadable: 0, warnings: 0 },
   };
 }
 
@@ -91,25 +105,30 @@ export function tallyFrom(value: unknown): ImportTally {
   for (const resource of REPORT_RESOURCES) Object.assign(tally.counts[resource], stored.counts?.[resource] ?? {});
   Object.assign(tally.progress, stored.progress ?? {});
   Object.assign(tally.more, stored.more ?? {});
-  for (const key of ['renumbered', 'slugChanges', 'changes', 'skipped', 'unreadable', 'warnings'] as const) {
+  for (const key of ['renumbered', 'slugChanges', 'changes', 'skipped', 'unread', 'unreadable', 'warnings'] as const) {
     const list = stored[key];
     if (Array.isArray(list)) (tally[key] as unknown[]).push(...list);
   }
+  if (stored.probe && typeof stored.probe.through === 'number' && Array.isArray(stored.probe.recheck)) tally.probe = stored.probe;
   return tally;
 }
 
-function push<T>(tally: ImportTally, key: 'renumbered' | 'slugChanges' | 'changes' | 'skipped' | 'unreadable' | 'warnings', item: T): void {
+type ListKey = 'renumbered' | 'slugChanges' | 'changes' | 'skipped' | 'unread' | 'unreadable' | 'warnings';
+
+function push<T>(tally: ImportTally, key: ListKey, item: T): void {
   const list = tally[key] as unknown as T[];
   if (list.length < LIST_LIMIT) list.push(item);
   else tally.more[key]++;
 }
 
-/** Counts an outcome; `listChanges` (dry runs) also lists what would be created, updated or trashed. */
+const CHANGES: ReadonlySet<Action> = new Set(['created', 'updated', 'trashed', 'deleted']);
+
+/** Counts an outcome; `listChanges` (dry runs) also lists what would be created, updated, trashed or deleted. */
 export function record(tally: ImportTally, outcome: Outcome, listChanges = false): void {
   tally.counts[RESOURCE_OF_KIND[outcome.kind]][outcome.action]++;
-  if (listChanges && (outcome.action === 'created' || outcome.action === 'updated' || outcome.action === 'trashed')) {
+  if (listChanges && CHANGES.has(outcome.action)) {
     push<Change>(tally, 'changes', {
-      action: outcome.action,
+      action: outcome.action as Change['action'],
       kind: outcome.kind,
       sourceId: outcome.sourceId,
       localId: outcome.localId,
@@ -150,70 +169,17 @@ export function unreadable(tally: ImportTally, problem: Problem): void {
   push(tally, 'unreadable', problem);
 }
 
+/** A record the source kept failing to answer, or ids the run did not get to (`sourceId` null). */
+export function unread(tally: ImportTally, problem: Problem): void {
+  push(tally, 'unread', problem);
+}
+
 export function warn(tally: ImportTally, line: string): void {
   if (!tally.warnings.includes(line)) push(tally, 'warnings', line);
 }
 
 export function skippedCount(tally: ImportTally): number {
   return REPORT_RESOURCES.reduce((sum, resource) => sum + tally.counts[resource].skipped, 0);
-}
-
-/** The summary table and lists, as lines. */
-export function summaryLines(tally: ImportTally, options: { dryRun: boolean; since: boolean }): string[] {
-  const columns = ACTIONS.filter((action) => action !== 'older' || options.since);
-  const heading = options.dryRun
-    ? columns.map((action) => (['created', 'updated', 'trashed'].includes(action) ? `would be ${action}` : action))
-    : columns;
-  const width = Math.max(...heading.map((text) => text.length), 6);
-  const lines = [`${''.padEnd(11)}${heading.map((text) => text.padStart(width + 2)).join('')}`];
-  for (const resource of REPORT_RESOURCES) {
-    const counts = tally.counts[resource];
-    if (resource === 'images' && columns.every((action) => counts[action] === 0)) continue;
-    lines.push(`${resource.padEnd(11)}${columns.map((action) => String(counts[action]).padStart(width + 2)).join('')}`);
-  }
-  const more = (count: number) => (count > 0 ? [`  … and ${count} more`] : []);
-  if (options.dryRun && tally.changes.length > 0) {
-    lines.push('Would be created, updated or trashed (source id -> id here):');
-    for (const item of tally.changes) {
-      const here = item.localId !== null ? ` -> ${item.localId}` : '';
-      lines.push(`  would be ${item.action.padEnd(7)} ${item.kind} ${item.sourceId}${here}${item.name ? ` "${item.name}"` : ''}`);
-    }
-    lines.push(...more(tally.more.changes));
-  }
-  if (tally.renumbered.length > 0) {
-    lines.push(
-      options.dryRun
-        ? 'Would be renumbered (source id -> id here):'
-        : 'Renumbered (source id -> id here; the mapping is kept in import_mappings):',
-    );
-    for (const item of tally.renumbered) {
-      lines.push(
-        `  ${item.kind} ${item.sourceId} -> ${item.localId}${item.merged ? ' (merged with the existing term of the same name)' : ''}`,
-      );
-    }
-    lines.push(...more(tally.more.renumbered));
-  }
-  if (tally.slugChanges.length > 0) {
-    lines.push('Slugs taken here (source slug -> slug here):');
-    for (const item of tally.slugChanges) lines.push(`  ${item.kind} ${item.sourceId} (id ${item.localId}): ${item.from} -> ${item.to}`);
-    lines.push(...more(tally.more.slugChanges));
-  }
-  if (tally.skipped.length > 0) {
-    lines.push('Skipped:');
-    for (const item of tally.skipped) lines.push(`  ${item.kind}${item.sourceId !== null ? ` ${item.sourceId}` : ''}: ${item.reason}`);
-    lines.push(...more(tally.more.skipped));
-  }
-  if (tally.unreadable.length > 0) {
-    lines.push('Not readable with these credentials (not imported):');
-    for (const item of tally.unreadable) lines.push(`  ${item.kind}${item.sourceId !== null ? ` ${item.sourceId}` : ''}: ${item.reason}`);
-    lines.push(...more(tally.more.unreadable));
-  }
-  if (tally.warnings.length > 0) {
-    lines.push('Notes:');
-    for (const line of tally.warnings) lines.push(`  ${line}`);
-    lines.push(...more(tally.more.warnings));
-  }
-  return lines;
 }
 
 export interface ImportReport {
@@ -237,14 +203,9 @@ export function buildReport(
   partial: Partial<ImportReport> & Pick<ImportReport, 'status'>,
 ): ImportReport {
   const tally = partial.tally ?? emptyTally();
-  const skipped = skippedCount(tally);
   const reason =
     partial.reason ??
-    (partial.status === 'interrupted'
-      ? 'interrupted before the end: run the same command again to resume'
-      : skipped > 0
-        ? `${skipped} record(s) could be read but were not imported (see "Skipped" above)`
-        : null);
+    (partial.status === 'interrupted' ? 'interrupted before the end: run the same command again to resume' : incompleteReason(tally, true));
   return {
     runId: null,
     source: null,
@@ -257,4 +218,26 @@ export function buildReport(
     reason,
     exitCode: reason === null ? 0 : 1,
   };
+}
+
+/**
+ * Why a run that reached its end did not import everything the source holds for its credentials:
+ * records it could not read, ids it did not get to, records read but not imported; null when nothing.
+ * `inSummary`: the CLI points at the lists of its summary.
+ */
+export function incompleteReason(tally: ImportTally, inSummary: boolean): string | null {
+  const see = (list: string) => (inSummary ? ` (see "${list}" above)` : '');
+  const unreadRecords = tally.unread.filter((item) => item.sourceId !== null).length + tally.more.unread;
+  const unreadRanges = tally.unread.some((item) => item.sourceId === null);
+  const reasons: string[] = [];
+  if (unreadRecords > 0 || unreadRanges) {
+    const what = [
+      ...(unreadRecords > 0 ? [`${unreadRecords} record(s) could not be read from the source`] : []),
+      ...(unreadRanges ? ['some ids were not looked at'] : []),
+    ];
+    reasons.push(`${what.join(' and ')}${see('Could not be read')}`);
+  }
+  const skipped = skippedCount(tally);
+  if (skipped > 0) reasons.push(`${skipped} record(s) could be read but were not imported${see('Skipped')}`);
+  return reasons.length > 0 ? reasons.join('; ') : null;
 }

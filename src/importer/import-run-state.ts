@@ -3,7 +3,7 @@ import type { ImportKind, ImportMappingEntity } from './import-mapping.entity.js
 import type { ImportObserver } from './import-options.js';
 import { record, renumbered, type ImportTally } from './import-report.js';
 import type { ImportRunEntity } from './import-run.entity.js';
-import type { Phase } from './import-run-store.js';
+import type { EarlierRuns, Phase } from './import-run-store.js';
 import type { Outcome } from './import-outcome.js';
 import type { ImportWriter } from './import-writer.js';
 import { SourceError, type SourceClient } from './source-client.js';
@@ -50,10 +50,12 @@ export interface RunState {
   protection: ProtectionScan;
   /** Item ids known to exist at the source (lists, embedded records, images), for finding hidden events. */
   knownItemIds: Set<number>;
-  /** Extra ids to read one by one (hidden events). */
-  discovered: Map<Resource, Set<number>>;
   /** Records found gone at the source in the extra pass. */
   gone: ImportMappingEntity[];
+  /** What earlier runs of the source tell this one (see {@link EarlierRuns}). */
+  earlier: EarlierRuns;
+  /** Records imported before that this run could not read and left as they are (they may exist for other credentials). */
+  leftAlone: number;
   /** Categories and tags, read whole before anything is written (parents may follow children; ids above all of them are free for renumbering). */
   terms: Map<'categories' | 'tags', { records: TermRecord[]; total: number | null }>;
 }

@@ -1,8 +1,8 @@
 /** The run row of an import (`import_runs`) and its source (`import_sources`): opening or resuming a run, heartbeat, position, the end. */
-import type { DataSource } from 'typeorm';
+import { LessThan, type DataSource } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ImportRefused, type ImportOptions } from './import-options.js';
-import { emptyTally, type ImportReport, type ImportTally } from './import-report.js';
+import { emptyTally, tallyFrom, type ImportReport, type ImportTally, type ProbeMark } from './import-report.js';
 import { ImportRunEntity } from './import-run.entity.js';
 import { ImportSourceEntity } from './import-source.entity.js';
 import type { ConflictPolicy } from './import-outcome.js';
@@ -26,6 +26,17 @@ export type Phase = (typeof PHASES)[number];
 /** A run whose process has not shown a sign of life for this long was killed; the next run resumes it. */
 export const STALE_RUN_MS = 120_000;
 export const HEARTBEAT_MS = 20_000;
+
+/** What the earlier real runs of a source tell a new one. */
+export interface EarlierRuns {
+  /**
+   * One of them read with credentials this run lacks (other ones, or this run has none): this run
+   * may see less than what is imported, so what it cannot read is left as it is, not trashed.
+   */
+  otherCredentials: boolean;
+  /** How far the latest of them read the source's ids one by one. */
+  probe: ProbeMark | null;
+}
 
 export class ImportRunStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -91,6 +102,27 @@ export class ImportRunStore {
       finishedUtc: null,
     });
     return { run: await runs.save(run), resumed: false };
+  }
+
+  /** What the earlier real runs of the run's source tell it (`user`: this run's login at the source). */
+  async earlier(run: ImportRunEntity, user: string | undefined): Promise<EarlierRuns> {
+    const runs = this.dataSource.getRepository(ImportRunEntity);
+    const before = await runs.find({
+      select: { id: true, options: true },
+      where: { sourceId: run.sourceId, dryRun: false, id: LessThan(run.id) },
+      order: { id: 'DESC' },
+    });
+    const otherCredentials = before.some((earlier) => {
+      const login = earlier.options.user;
+      return typeof login === 'string' && login !== user;
+    });
+    let probe: ProbeMark | null = null;
+    for (const { id } of before.slice(0, 5)) {
+      const latest = await runs.findOne({ select: { id: true, progress: true }, where: { id } });
+      probe = latest ? (tallyFrom(latest.progress).probe ?? null) : null;
+      if (probe) break;
+    }
+    return { otherCredentials, probe };
   }
 
   async beat(runId: number): Promise<void> {

@@ -58,6 +58,11 @@ export class ImportWriteContext {
     return this.mappings.get(keyOf(kind, sourceId));
   }
 
+  /** Source ids of every mapping of a kind. */
+  mappedIds(kind: ImportKind): number[] {
+    return [...this.mappings.values()].filter((row) => row.kind === kind).map((row) => row.sourceRecordId);
+  }
+
   /** Mappings of a kind the current run has not seen (yet). */
   unseen(kind: ImportKind): ImportMappingEntity[] {
     return [...this.mappings.values()].filter((row) => row.kind === kind && row.lastSeenRun !== this.settings.runId);

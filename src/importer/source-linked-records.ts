@@ -41,7 +41,8 @@ export function convertVenue(value: unknown, settings: ConvertSettings): VenueRe
 export function convertOrganizer(value: unknown, settings: ConvertSettings): OrganizerRecord {
   const raw = asObject(value);
   if (!raw) throw new UnusableRecord('an organizer that is not an object');
-  const base = itemFields(raw, 'organizer', settings, false);
+  // the reference withholds a protected organizer's name (an empty list in its place)
+  const base = itemFields(raw, 'organizer', settings, Array.isArray(raw.organizer));
   const notes = base.notes;
   return {
     kind: 'organizer',

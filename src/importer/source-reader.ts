@@ -116,8 +116,21 @@ export class ListRefused extends SourceError {
   }
 }
 
+/**
+ * Why a record could not be read for this reader: `absent` (no such record of the kind: unknown id,
+ * deleted for good, or another kind's id), `trashed` (in the trash at the source), `hidden` (it
+ * exists, but these credentials may not read it: a draft for a visitor, a password).
+ */
+export type GoneWhy = 'absent' | 'trashed' | 'hidden';
+
 export type SingleResult =
-  { kind: 'found'; body: Record<string, unknown> } | { kind: 'gone'; reason: string } | { kind: 'failed'; reason: string };
+  { kind: 'found'; body: Record<string, unknown> } | { kind: 'gone'; why: GoneWhy; reason: string } | { kind: 'failed'; reason: string };
+
+function goneWhy(answer: SourceAnswer): GoneWhy {
+  const code = (answer.json as { code?: unknown } | undefined)?.code;
+  if ([400, 404, 410].includes(answer.status)) return 'absent';
+  return typeof code === 'string' && /no-longer-available|is-in-trash/.test(code) ? 'trashed' : 'hidden';
+}
 
 const SINGLE_PATH: Record<Resource, string> = {
   events: 'events',
@@ -130,7 +143,7 @@ const SINGLE_PATH: Record<Resource, string> = {
 /**
  * One record by id. An event the source keeps behind its password is asked for again with
  * `context=edit` (how the reference lets editors read it). Answers that mean "no such record for
- * this reader" (404, 400, 401, 403) are `gone`; a source that keeps failing is `failed`.
+ * this reader" (404, 400, 401, 403, 410) are `gone`, with why; a source that keeps failing is `failed`.
  */
 export async function readSingle(
   client: SourceClient,
@@ -154,6 +167,6 @@ export async function readSingle(
   const body = answer.json as Record<string, unknown> | undefined;
   if (answer.status === 200 && body && typeof body === 'object' && !Array.isArray(body) && body.id !== undefined)
     return { kind: 'found', body };
-  if ([400, 401, 403, 404, 410].includes(answer.status)) return { kind: 'gone', reason: errorSummary(answer) };
+  if ([400, 401, 403, 404, 410].includes(answer.status)) return { kind: 'gone', why: goneWhy(answer), reason: errorSummary(answer) };
   return { kind: 'failed', reason: `GET ${url}: ${errorSummary(answer)}` };
 }

@@ -9,15 +9,6 @@ import type { Resource, SourceSite } from './source-site.js';
  * events no list shows (hidden from listings).
  */
 
-/** Ids probed one by one for events hidden from every list, at most, on sources without a wp/v2 route. */
-export const MAX_PROBES = 2000;
-
-const highestOf = (ids: Iterable<number>) => {
-  let highest = 0;
-  for (const id of ids) if (id > highest) highest = id;
-  return highest;
-};
-
 /** Source user id → login, where WordPress lists its users (`username` in edit context, else the nicename). */
 export async function sourceLogins(client: SourceClient, site: SourceSite): Promise<Map<number, string>> {
   const logins = new Map<number, string>();
@@ -123,65 +114,46 @@ export async function highestItemId(client: SourceClient, site: SourceSite): Pro
       }
     }
   }
-  return highestOf(found);
+  return found.reduce((highest, id) => Math.max(highest, id), 0);
 }
 
 /**
- * Events no list shows (hidden from listings): every event id of `wp/v2/tribe_events` on
- * WordPress; on this service the events of the change feed and, since it hands out item ids in
- * sequence, the ids below the highest known one that no list, feed or embedded record showed.
- * `known` gains the item ids the feed names.
+ * Ids of events no list shows (hidden from listings), as far as the source names them: on
+ * WordPress the events of `wp/v2/tribe_events` (which lists only upcoming ones: the others are
+ * found by reading ids one by one, `import-probes.ts`); on this service the events of its change
+ * feed (as far back as it keeps changes). `known` gains the item ids the feed names.
  */
-export async function unlistedEventIds(
-  client: SourceClient,
-  site: SourceSite,
-  known: Set<number>,
-  seenEvents: Set<number>,
-): Promise<{ events: Set<number>; warnings: string[] }> {
+export async function unlistedEventIds(client: SourceClient, site: SourceSite, known: Set<number>): Promise<Set<number>> {
   const events = new Set<number>();
-  const warnings: string[] = [];
   if (site.rootRoutes.has('/wp/v2/tribe_events')) {
     const statuses = client.authenticated ? `&status=${[...CREDENTIAL_STATUSES].join(',')}` : '';
     for (let page = 1; page <= 10_000; page++) {
       let answer = await client.get(`${site.root}/wp/v2/tribe_events?per_page=100&page=${page}&_fields=id${statuses}`).catch(() => null);
       if (answer && answer.status === 400 && statuses && page === 1)
         answer = await client.get(`${site.root}/wp/v2/tribe_events?per_page=100&page=1&_fields=id`).catch(() => null);
-      if (!answer || answer.status !== 200 || !Array.isArray(answer.json)) {
-        if (page === 1) warnings.push('wp/v2/tribe_events could not be read: events hidden from listings may be missing');
-        break;
-      }
+      if (!answer || answer.status !== 200 || !Array.isArray(answer.json)) break;
       for (const entry of answer.json as Array<{ id?: unknown }>) if (typeof entry.id === 'number') events.add(entry.id);
       if (page >= Number(answer.headers.get('x-wp-totalpages') ?? 1)) break;
     }
-    return { events, warnings };
+    return events;
   }
-  if (site.routes.has('changes')) {
-    let cursor: string | null = null;
-    for (let guard = 0; guard < 100_000; guard++) {
-      const url = `${site.api}/changes?per_page=500${cursor ? `&since=${encodeURIComponent(cursor)}` : ''}`;
-      const answer = await client.get(url).catch(() => null);
-      const body = answer?.json as
-        { changes?: Array<{ type?: string; id?: number; action?: string }>; next_cursor?: string; has_more?: boolean } | undefined;
-      if (!answer || answer.status !== 200 || !body || !Array.isArray(body.changes)) break;
-      for (const change of body.changes) {
-        if (!['event', 'venue', 'organizer'].includes(change.type ?? '') || typeof change.id !== 'number') continue;
-        known.add(change.id);
-        if (change.type === 'event' && change.action !== 'deleted') events.add(change.id);
-      }
-      if (!body.has_more || !body.next_cursor || body.next_cursor === cursor) break;
-      cursor = body.next_cursor;
+  if (!site.routes.has('changes')) return events;
+  let cursor: string | null = null;
+  for (let guard = 0; guard < 100_000; guard++) {
+    const url = `${site.api}/changes?per_page=500${cursor ? `&since=${encodeURIComponent(cursor)}` : ''}`;
+    const answer = await client.get(url).catch(() => null);
+    const body = answer?.json as
+      { changes?: Array<{ type?: string; id?: number; action?: string }>; next_cursor?: string; has_more?: boolean } | undefined;
+    if (!answer || answer.status !== 200 || !body || !Array.isArray(body.changes)) break;
+    for (const change of body.changes) {
+      if (!['event', 'venue', 'organizer'].includes(change.type ?? '') || typeof change.id !== 'number') continue;
+      known.add(change.id);
+      if (change.type === 'event' && change.action !== 'deleted') events.add(change.id);
     }
+    if (!body.has_more || !body.next_cursor || body.next_cursor === cursor) break;
+    cursor = body.next_cursor;
   }
-  const highest = highestOf(known);
-  let probes = 0;
-  for (let id = 1; id <= highest && probes < MAX_PROBES; id++) {
-    if (known.has(id) || events.has(id) || seenEvents.has(id)) continue;
-    events.add(id);
-    probes++;
-  }
-  if (probes >= MAX_PROBES)
-    warnings.push(`more than ${MAX_PROBES} unlisted ids: only the first ${MAX_PROBES} were looked at for events hidden from listings`);
-  return { events, warnings };
+  return events;
 }
 
 export type { Resource };

@@ -131,6 +131,7 @@ export class TecImporter {
         authors: await this.authors(client, site, tally),
         customFieldKeys: new Set(this.config.getOrThrow<EventsConfig>('events').customFields.map((field) => field.key)),
         since: prepared.since,
+        authenticated: client.authenticated,
       },
       (kind, sourceId) => sourcePassword(client, site, kind, sourceId),
     );
@@ -155,8 +156,9 @@ export class TecImporter {
       visible: new Map(),
       protection: { ids: new Map(), anonymousOrganizers: new Map(), warnings: [] },
       knownItemIds: new Set(),
-      discovered: new Map(),
       gone: [],
+      earlier: await this.runs.earlier(run, options.user),
+      leftAlone: 0,
       terms: new Map(),
     };
     this.checkTimezone(site, tally);

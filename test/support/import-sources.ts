@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { buildProgram } from '../../src/cli/commands.js';
 import { ImportFailed } from '../../src/cli/import-command.js';
 import { TecImporter } from '../../src/importer/tec-importer.js';
@@ -146,98 +144,5 @@ export async function faultyProxy(
       forwarded.on('error', reject);
       forwarded.end();
     });
-  });
-}
-
-export const FIXTURES = '/work/shared/fixtures/tec-samples';
-
-interface FixtureEntry {
-  name: string;
-  method: string;
-  url_path_and_query: string;
-  auth: 'anon' | 'admin';
-  status: number;
-}
-
-/** The request as the fixtures key it: path without trailing slash, parameters sorted, the event window left out. */
-function fixtureKey(method: string, pathAndQuery: string, auth: string, dropStatus = false): string {
-  const url = new URL(pathAndQuery, 'http://fixture');
-  const path = decodeURIComponent(url.pathname).replace(/\/+$/, '').toLowerCase();
-  const params = [...url.searchParams]
-    // the recordings ask for 2000-01-01 … 2100-01-01; every recorded event lies in 2024-2029
-    .filter(([name]) => name !== 'start_date' && name !== 'end_date' && !(dropStatus && name === 'status'))
-    .map(([name, value]) => [name, name === 'status' ? value.split(',').sort().join(',') : value])
-    .sort(([a], [b]) => a.localeCompare(b));
-  return `${method} ${path}?${params.map(([name, value]) => `${name}=${value}`).join('&')} ${auth}`;
-}
-
-/** The status line and headers of a recording, as the reference sent them. */
-function recordedHeaders(name: string): { status: number; headers: Record<string, string> } {
-  const lines = readFileSync(join(FIXTURES, `${name}.headers`), 'utf8').split('\r\n');
-  const status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(lines[0])?.[1] ?? 200);
-  const headers: Record<string, string> = {};
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (['transfer-encoding', 'connection', 'content-length', 'date', 'server'].includes(name)) continue;
-    headers[name] = line.slice(colon + 1).trim();
-  }
-  return { status, headers };
-}
-
-/**
- * A fake site of the reference plugin that answers the recorded requests of
- * `/work/shared/fixtures/tec-samples/` with the recorded bodies and headers (byte for byte) and
- * `404 rest_no_route` otherwise, whatever the password (the recordings hold none). Two helps
- * beyond the recordings, stated here: the venue and organizer lists were recorded without a
- * `status` filter (the reference's admin default there already shows every status but the trash),
- * and `wp/v2` answers that WordPress core gives and the recordings lack are built from the
- * recorded data (`tribe_events` ids, the protected event's password `peer-secret` from
- * seed-requests.json, the admin user) when `withWpV2` is set.
- */
-export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promise<FakeServer> {
-  const index = JSON.parse(readFileSync(join(FIXTURES, 'index.json'), 'utf8')) as FixtureEntry[];
-  const byKey = new Map<string, FixtureEntry>();
-  for (const entry of index) byKey.set(fixtureKey(entry.method, entry.url_path_and_query, entry.auth), entry);
-  const eventIds = index
-    .filter((entry) => /^event-\d+-admin$/.test(entry.name) && entry.status !== 400 && entry.name !== 'event-50-admin')
-    .map((entry) => Number(/^event-(\d+)/.exec(entry.name)?.[1]));
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
-    status,
-    headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
-    body: JSON.stringify(body),
-  });
-  return fakeServer((req) => {
-    const auth = req.headers.authorization ? 'admin' : 'anon';
-    const url = req.url ?? '/';
-    const path = new URL(url, 'http://fixture').pathname.replace(/\/+$/, '');
-    if (options.withWpV2 && path === '/wp-json/wp/v2/tribe_events')
-      return json(
-        200,
-        eventIds.map((id) => ({ id })),
-        { 'x-wp-total': String(eventIds.length), 'x-wp-totalpages': '1' },
-      );
-    if (options.withWpV2 && path === '/wp-json/wp/v2/tribe_events/49' && auth === 'admin')
-      return json(200, { id: 49, password: 'peer-secret' });
-    if (options.withWpV2 && path === '/wp-json/wp/v2/users')
-      return json(200, [{ id: 1, username: 'admin', slug: 'admin' }], { 'x-wp-totalpages': '1' });
-    const method = req.method ?? 'GET';
-    const listWithStatus = /\/(venues|organizers)\?/.test(url) && /status=(publish|future|draft|pending|private)(%2C|,)/.test(url);
-    const entry =
-      byKey.get(fixtureKey(method, url, auth)) ??
-      (auth === 'admin' && listWithStatus ? byKey.get(fixtureKey(method, url, auth, true)) : undefined) ??
-      // public routes answer credentials as they answer a visitor (the index, the namespace)
-      (auth === 'admin' && !/\/(events|venues|organizers|categories|tags)/.test(path)
-        ? byKey.get(fixtureKey(method, url, 'anon'))
-        : undefined);
-    if (!entry)
-      return json(404, {
-        code: 'rest_no_route',
-        message: 'No route was found matching the URL and request method.',
-        data: { status: 404 },
-      });
-    const { status, headers } = recordedHeaders(entry.name);
-    return { status, headers, body: readFileSync(join(FIXTURES, `${entry.name}.json`), 'utf8') };
   });
 }
