@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
 const PLATFORM_NAMES = ['users', 'editions', 'i18n', 'cache', 'docs', 'http', 'limits', 'health', 'images', 'changes', 'webhooks'];
 /** Features built on the resources (the importer): only the wiring imports them. */
-const FEATURE_NAMES = ['importer'];
+const FEATURE_NAMES = ['importer', 'sources'];
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP_NAMES = ['app.module', 'app.setup', 'main', 'lifecycle', 'cli', 'database'];
 
