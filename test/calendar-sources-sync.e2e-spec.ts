@@ -75,4 +75,90 @@ describe('calendar sources: sync', () => {
     expect(open?.venue.venue).toBe('Town Hall');
     expect(open?.categories.map((category: { name: string }) => category.name).sort()).toEqual(['Community', 'Open']);
   });
+
+  const changesSince = async (cursor: string) =>
+    (await t.http().get(`${API}/changes?since=${cursor}&per_page=500`).set(admin)).body.changes as Array<{ id: number; action: string }>;
+  const cursorNow = async () => (await t.http().get(`${API}/changes?since=now`).set(admin)).body.next_cursor as string;
+  const eventsOf = async (sourceTitle: string) => (await events()).filter((event) => String(event.title).startsWith(sourceTitle));
+
+  const league = (changes: { moved?: boolean; cancelled?: boolean; removed?: boolean; exception?: boolean; rule?: string }) =>
+    calendar(
+      vevent(
+        'UID:match-1',
+        'SUMMARY:League match 1',
+        `DTSTART:${changes.moved ? '20270410T170000Z' : '20270410T150000Z'}`,
+        'DURATION:PT2H',
+      ),
+      vevent(
+        'UID:match-2',
+        'SUMMARY:League match 2',
+        'DTSTART:20270417T150000Z',
+        'DURATION:PT2H',
+        ...(changes.cancelled ? ['STATUS:CANCELLED'] : []),
+      ),
+      ...(changes.removed ? [] : [vevent('UID:match-3', 'SUMMARY:League match 3', 'DTSTART:20270424T150000Z', 'DURATION:PT2H')]),
+      vevent(
+        'UID:training',
+        'SUMMARY:League training',
+        'DTSTART;TZID=America/New_York:20270405T180000',
+        'DTEND;TZID=America/New_York:20270405T193000',
+        `RRULE:${changes.rule ?? 'FREQ=WEEKLY;COUNT=4'}`,
+      ),
+      ...(changes.exception
+        ? [
+            vevent(
+              'UID:training',
+              'RECURRENCE-ID;TZID=America/New_York:20270412T180000',
+              'SUMMARY:League training (outdoors)',
+              'DTSTART;TZID=America/New_York:20270412T170000',
+              'DTEND;TZID=America/New_York:20270412T183000',
+            ),
+          ]
+        : []),
+    );
+
+  it('follows a feed changed between runs, writes only what changed, and costs one 304 when nothing did', async () => {
+    feeds.serve('/league.ics', league({}));
+    const id = await addSource(t, { url: feeds.url('/league.ics'), update_authority: 'overwrite' });
+    expect((await runSource(t, id)).counts).toMatchObject({ created: 4, refused: 0 });
+    expect((await eventsOf('League')).length).toBe(7);
+
+    // nothing changed: one conditional request, answered 304, nothing written
+    const before = await cursorNow();
+    const requests = feeds.requests.length;
+    const quiet = await runSource(t, id);
+    expect(quiet).toMatchObject({ status: 'not_modified', http_status: 304 });
+    expect(feeds.requests.length).toBe(requests + 1);
+    expect(feeds.requests.at(-1)?.headers['if-none-match']).toMatch(/^"/);
+    expect(await changesSince(before)).toEqual([]);
+
+    // moved, cancelled, removed, a new exception, a changed rule
+    const eventsBefore = await eventsOf('League');
+    feeds.serve('/league.ics', league({ moved: true, cancelled: true, removed: true, exception: true, rule: 'FREQ=WEEKLY;COUNT=3' }));
+    const cursor = await cursorNow();
+    const changed = await runSource(t, id);
+    expect(changed).toMatchObject({ status: 'completed', problems: [] });
+    expect(changed.counts).toMatchObject({ created: 0, updated: 3, trashed: 2, refused: 0 });
+    const after = await eventsOf('League');
+    expect(after.map((event) => `${event.utc_start_date} ${event.title}`).sort()).toEqual([
+      '2027-04-05 22:00:00 League training',
+      '2027-04-10 17:00:00 League match 1',
+      '2027-04-12 21:00:00 League training (outdoors)',
+      '2027-04-19 22:00:00 League training',
+    ]);
+    // the change feed names exactly the events that changed: the moved match, the cancelled and the removed one, the exception, the series' main event and the occurrence its rule dropped
+    const byTitle = new Map(eventsBefore.map((event) => [event.id as number, `${event.start_date} ${event.title}`]));
+    const named = [...new Set((await changesSince(cursor)).map((change) => byTitle.get(change.id) ?? change.id))].sort();
+    expect(named).toEqual([
+      '2027-04-05 18:00:00 League training',
+      '2027-04-10 15:00:00 League match 1',
+      '2027-04-12 18:00:00 League training',
+      '2027-04-17 15:00:00 League match 2',
+      '2027-04-24 15:00:00 League match 3',
+      '2027-04-26 18:00:00 League training',
+    ]);
+    // the unchanged occurrence kept its ETag
+    const kept = after.find((event) => event.start_date === '2027-04-19 18:00:00');
+    expect(kept?.id).toBe(eventsBefore.find((event) => event.start_date === '2027-04-19 18:00:00')?.id);
+  });
 });
