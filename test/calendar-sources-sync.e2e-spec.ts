@@ -161,4 +161,40 @@ describe('calendar sources: sync', () => {
     const kept = after.find((event) => event.start_date === '2027-04-19 18:00:00');
     expect(kept?.id).toBe(eventsBefore.find((event) => event.start_date === '2027-04-19 18:00:00')?.id);
   });
+
+  it.each([
+    ['overwrite', 'Quiz night (moved)', '2027-05-07 20:00:00'],
+    ['keep-local-edits', 'Quiz night (edited here)', '2027-05-07 20:00:00'],
+    ['create-only', 'Quiz night (edited here)', '2027-05-06 19:00:00'],
+  ])('under %s, an edit made here meets a change of the feed', async (authority, title, start) => {
+    const path = `/quiz-${authority}.ics`;
+    const feed = (moved: boolean) =>
+      calendar(
+        vevent(
+          `UID:quiz-${authority}`,
+          `SUMMARY:${moved ? 'Quiz night (moved)' : 'Quiz night'}`,
+          `DTSTART;TZID=Europe/London:${moved ? '20270507T200000' : '20270506T190000'}`,
+          'DURATION:PT2H',
+        ),
+      );
+    feeds.serve(path, feed(false));
+    const id = await addSource(t, { url: feeds.url(path), update_authority: authority });
+    await runSource(t, id);
+    const [event] = (await events()).filter(
+      (one) => one.title === 'Quiz night' && one.timezone === 'Europe/London' && !one.rest_url.includes('x'),
+    );
+    const edited = await t.http().post(`${API}/events/${event.id}`).set(admin).send({ title: 'Quiz night (edited here)' });
+    expect(edited.status).toBe(200);
+    feeds.serve(path, feed(true));
+    const run = await runSource(t, id);
+    expect(run.status).toBe('completed');
+    const after = (await t.http().get(`${API}/events/${event.id}`).set(admin)).body;
+    expect({ title: after.title, start: after.start_date }).toEqual({ title, start });
+    expect(run.counts[authority === 'overwrite' ? 'updated' : authority === 'keep-local-edits' ? 'updated' : 'kept']).toBe(1);
+    // again, with nothing new in the feed: nothing is written
+    const etag = (await t.http().get(`${API}/events/${event.id}`).set(admin)).headers.etag;
+    await t.http().patch(`${API}/sources/${id}`).set(admin).send({ paused: true });
+    await runSource(t, id);
+    expect((await t.http().get(`${API}/events/${event.id}`).set(admin)).headers.etag).toBe(etag);
+  });
 });

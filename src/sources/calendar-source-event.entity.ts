@@ -35,7 +35,7 @@ export class CalendarSourceEventEntity {
   @Column({ name: 'local_fields', type: 'text', transformer: jsonTextTransformer })
   localFields: Record<string, string>;
 
-  /** The event's `modified_utc` at that moment: another value means an edit here (or a series write). */
+  /** The event's `modified_utc` right after the sync last wrote it (for operators; edits are found field by field). */
   @Column({ name: 'local_modified_utc', type: 'datetime', nullable: true, transformer: wallTimeTransformer })
   localModifiedUtc: string | null;
 

@@ -190,25 +190,25 @@ export class SourceSync {
     scope: 'all' | 'this' | undefined,
   ): Promise<Action> {
     const feedHashes = wantedHashes(wanted);
-    // the same modification time as after the sync's last look: nothing was edited here since
-    const localNow = local.event.modifiedUtc === row.localModifiedUtc ? null : localHashes(local);
+    // compared field by field every time: a modification time has whole seconds, an edit may share the sync's second
+    const localNow = localHashes(local);
     const { fields, kept } = fieldsToWrite(run.source.updateAuthority, feedHashes, row.feedFields, localNow, row.localFields);
     if (fields.size > 0) await this.writes.update(local, wanted, fields, run.user, scope);
     const changedFeed = Object.entries(feedHashes).some(([field, hash]) => row.feedFields[field] !== hash);
-    if (fields.size > 0 || changedFeed || localNow !== null) {
+    if (fields.size > 0 || changedFeed) {
       // fields edited here and kept stay compared with what the sync left, so they stay kept
       const editedKept = new Set(
-        Object.keys(localNow ?? {}).filter(
-          (field) => localNow?.[field as SyncedField] !== row.localFields[field] && !fields.has(field as SyncedField),
+        Object.keys(localNow).filter(
+          (field) => localNow[field as SyncedField] !== row.localFields[field] && !fields.has(field as SyncedField),
         ),
       );
       const after = fields.size > 0 ? (await this.writes.locals([local.event.id])).get(local.event.id) : local;
-      if (after && (fields.size > 0 || localNow !== null)) {
+      if (after) {
         const hashes = localHashes(after);
         row.localFields = Object.fromEntries(
           Object.entries(hashes).map(([field, hash]) => [field, editedKept.has(field) ? row.localFields[field] : hash]),
         );
-        row.localModifiedUtc = editedKept.size > 0 ? null : after.event.modifiedUtc;
+        row.localModifiedUtc = after.event.modifiedUtc;
       }
       row.feedFields = feedHashes;
       row.lastSeenRun = run.runId;
