@@ -10,6 +10,8 @@ export interface FeedServer {
   url: (path: string) => string;
   /** Serves `text` at `path` from now on (`null`: 404). */
   serve: (path: string, text: string | null) => void;
+  /** Answers `path` with a 302 to `location`. */
+  redirect: (path: string, location: string) => void;
   /** Requests received, with their headers and the status answered. */
   requests: Array<{ path: string; headers: IncomingHttpHeaders; status: number }>;
   close: () => Promise<void>;
@@ -17,6 +19,7 @@ export interface FeedServer {
 
 export async function startFeedServer(): Promise<FeedServer> {
   const feeds = new Map<string, string>();
+  const redirects = new Map<string, string>();
   const requests: FeedServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -25,6 +28,8 @@ export async function startFeedServer(): Promise<FeedServer> {
       requests.push({ path, headers: req.headers, status });
       res.writeHead(status, headers).end(body);
     };
+    const location = redirects.get(path);
+    if (location) return answer(302, '', { location });
     if (text === undefined) return answer(404, 'not found');
     const etag = `"${createHash('sha256').update(text).digest('hex').slice(0, 20)}"`;
     if (req.headers['if-none-match'] === etag) return answer(304);
@@ -38,6 +43,7 @@ export async function startFeedServer(): Promise<FeedServer> {
       if (text === null) feeds.delete(path);
       else feeds.set(path, text);
     },
+    redirect: (path, location) => redirects.set(path, location),
     requests,
     close: () =>
       new Promise((resolve) => {
