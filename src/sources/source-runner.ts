@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { OutboundConfig } from '../config/app-config.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import type { AuthUser } from '../common/http/request-context.js';
@@ -78,7 +79,7 @@ export class SourceRunner implements OnApplicationShutdown {
       .createQueryBuilder()
       .update(CalendarSourceEntity)
       .set({ leaseToken: token, leaseUntilUtc: wallIn(LEASE_MS) })
-      .where('id = :id AND (lease_until_utc IS NULL OR lease_until_utc < :now)', { id: sourceId, now: nowUtcWall() })
+      .where('id = :id AND (lease_until_utc IS NULL OR lease_until_utc < :now)', { id: sourceId, now: wallToDate(nowUtcWall()) })
       .execute();
     return result.affected === 1 ? token : null;
   }

@@ -2,6 +2,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
+import { wallToDate } from '../common/sql/columns.js';
 import { onPrimary } from '../common/sql/read-routing.js';
 import { CalendarSourceEntity } from './calendar-source.entity.js';
 import { SourceRunner } from './source-runner.js';
@@ -63,13 +64,13 @@ export class SourceScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async runDue(): Promise<void> {
-    const now = nowUtcWall();
+    const now = wallToDate(nowUtcWall());
     const due = await onPrimary(() =>
       this.dataSource
         .getRepository(CalendarSourceEntity)
         .createQueryBuilder('s')
         .select('s.id', 'id')
-        .where('s.paused = :paused AND s.next_run_utc <= :now', { paused: false, now })
+        .where('s.paused = 0 AND s.next_run_utc <= :now', { now })
         .andWhere('(s.lease_until_utc IS NULL OR s.lease_until_utc < :now)', { now })
         .orderBy('s.next_run_utc', 'ASC')
         .addOrderBy('s.id', 'ASC')
