@@ -1,3 +1,9 @@
+import { buildProgram } from '../src/cli/commands.js';
+import { LoginLocks } from '../src/limits/login-locks.js';
+import { SourceScheduler } from '../src/sources/source-scheduler.js';
+import { SourcesService } from '../src/sources/sources.service.js';
+import { FeedTokensService } from '../src/users/feed-tokens.service.js';
+import { UsersService } from '../src/users/users.service.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 import { calendar, runSource, startFeedServer, vevent, type FeedServer } from './support/feed-server.js';
 
@@ -64,7 +70,11 @@ describe('calendar sources: the routes', () => {
 
   it('reads webcal:// as https://', async () => {
     const host = new URL(feeds.url('/')).host;
-    const res = await t.http().post(`${API}/sources`).set(admin).send({ url: `webcal://${host}/club.ics`, paused: true });
+    const res = await t
+      .http()
+      .post(`${API}/sources`)
+      .set(admin)
+      .send({ url: `webcal://${host}/club.ics`, paused: true });
     expect(res.status).toBe(201);
     expect(res.body.url).toBe(`https://${host}/club.ics`);
     await t.http().delete(`${API}/sources/${res.body.id}`).set(admin);
@@ -160,5 +170,44 @@ describe('calendar sources: the routes', () => {
     expect(html.error).toMatch(/not an iCalendar file/);
     const source = (await t.http().get(`${API}/sources/${created.body.id}`).set(admin)).body;
     expect(source.last_run.id).toBe(html.id);
+  });
+
+  it('adds, lists, runs and deletes sources from the command line', async () => {
+    const lines: string[] = [];
+    const cli = (...args: string[]) =>
+      buildProgram(
+        {
+          users: async () => t.app.get(UsersService),
+          loginLocks: async () => t.app.get(LoginLocks),
+          feedTokens: async () => t.app.get(FeedTokensService),
+          sources: async () => t.app.get(SourcesService),
+        },
+        { out: (line) => lines.push(line) },
+      ).parseAsync(['node', 'cli', ...args]);
+    feeds.serve('/cli.ics', calendar(vevent('UID:cli-1', 'SUMMARY:From the shell', 'DTSTART:20271001T100000Z', 'DURATION:PT1H')));
+    await cli('source:add', '--url', feeds.url('/cli.ics'), '--authority', 'overwrite', '--refresh', '15', '--paused');
+    const id = Number(/^Added source (\d+)\tpaused\toverwrite\tevery 15 min\t/.exec(lines[0])?.[1]);
+    expect(id).toBeGreaterThan(0);
+    lines.length = 0;
+    await cli('source:list');
+    expect(lines.find((line) => line.startsWith(`${id}\t`))).toBe(
+      `${id}\tpaused\toverwrite\tevery 15 min\t${feeds.url('/cli.ics')}\tnever run`,
+    );
+    // a run asked for on the command line is made by the server at its next look at the schedule
+    await t.http().patch(`${API}/sources/${id}`).set(admin).send({ paused: false, refresh_minutes: 600 });
+    await t.app.get(SourceScheduler).wake();
+    lines.length = 0;
+    await cli('source:run', '--id', String(id));
+    expect(lines[0]).toMatch(new RegExp(`^Source ${id} is due now`));
+    await t.app.get(SourceScheduler).wake();
+    lines.length = 0;
+    await cli('source:runs', '--id', String(id));
+    expect(lines).toEqual([
+      expect.stringMatching(/\tschedule\tnot_modified: 0 created/),
+      expect.stringMatching(/\tschedule\tcompleted: 1 created, 0 updated, 0 unchanged, 0 kept, 0 trashed, 0 refused$/),
+    ]);
+    await cli('source:delete', '--id', String(id));
+    expect(lines.at(-1)).toBe(`Deleted source ${id} (${feeds.url('/cli.ics')}).`);
+    expect((await t.http().get(`${API}/sources/${id}`).set(admin)).status).toBe(404);
   });
 });

@@ -184,6 +184,13 @@ export class SourcesService {
     return rows.map(runView);
   }
 
+  /** Makes a source due now (the command line's run): the scheduler of a running server runs it at its next look. */
+  async markDue(id: number): Promise<SourceResponse> {
+    await this.require(id);
+    await this.sources.update({ id }, { nextRunUtc: nowUtcWall() });
+    return this.findOne(id, null);
+  }
+
   async require(id: number): Promise<CalendarSourceEntity> {
     const found = Number.isSafeInteger(id) && id > 0 ? await this.sources.findOneBy({ id }) : null;
     if (!found) throw new ApiError(404, ErrorCode.SourceNotFound, { id });
