@@ -62,14 +62,14 @@ export function vevent(...lines: string[]): string[] {
   return ['BEGIN:VEVENT', 'DTSTAMP:20260101T000000Z', ...lines, 'END:VEVENT'];
 }
 
-const admin = (t: TestApp) => ({ Authorization: basic(ADMIN) });
+const admin = () => ({ Authorization: basic(ADMIN) });
 
 /** Creates a paused source (runs only when asked) and returns its id. */
 export async function addSource(t: TestApp, body: Record<string, unknown>): Promise<number> {
   const res = await t
     .http()
     .post(`${API}/sources`)
-    .set(admin(t))
+    .set(admin())
     .send({ paused: true, ...body });
   if (res.status !== 201) throw new Error(`source not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id as number;
@@ -80,14 +80,14 @@ export async function runSource(t: TestApp, id: number): Promise<Record<string, 
   const http = (): ReturnType<typeof request> => t.http();
   let started: request.Response | undefined;
   for (let attempt = 0; attempt < 100; attempt++) {
-    started = await http().post(`${API}/sources/${id}/run`).set(admin(t));
+    started = await http().post(`${API}/sources/${id}/run`).set(admin());
     if (started.status !== 409) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   if (started?.status !== 202) throw new Error(`run not started: ${started?.status} ${JSON.stringify(started?.body)}`);
   const runId = started.body.id as number;
   for (let waited = 0; waited < 60_000; waited += 50) {
-    const runs = await http().get(`${API}/sources/${id}/runs?per_page=50`).set(admin(t));
+    const runs = await http().get(`${API}/sources/${id}/runs?per_page=50`).set(admin());
     const run = (runs.body.runs as Array<Record<string, any>>).find((one) => one.id === runId);
     if (run && run.status !== 'running') return run;
     await new Promise((resolve) => setTimeout(resolve, 50));
