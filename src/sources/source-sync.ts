@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import { nowUtcWall, utcToWall } from '../common/dates/wall-time.js';
+import { nowUtcWall } from '../common/dates/wall-time.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import type { FeedCalendar } from './feed-calendar.js';
 import { readFeedEvent, type FeedEvent } from './feed-event.js';
@@ -13,6 +13,7 @@ import { FeedZones, namedZone } from './feed-zones.js';
 import { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
 import type { SourceRunCounts, SourceRunProblem } from './calendar-source-run.entity.js';
 import type { CalendarSourceEntity } from './calendar-source.entity.js';
+import { followingDates, originalStart } from './occurrence-dates.js';
 import { SourceEventWrites, WriteRefused } from './source-event-writes.js';
 import {
   fieldsToWrite,
@@ -48,6 +49,8 @@ class SyncRun {
   /** UIDs of refused components: their events are not trashed as missing. */
   readonly refusedUids = new Set<string>();
   refusedWithoutUid = false;
+  /** The mapped events as they were when the run began, read in a few statements (a feed's events are each synced once). */
+  locals = new Map<number, LocalEvent>();
 
   constructor(
     readonly source: CalendarSourceEntity,
@@ -90,6 +93,7 @@ export class SourceSync {
   async sync(source: CalendarSourceEntity, runId: number, user: AuthUser, calendar: FeedCalendar): Promise<SyncOutcome> {
     const rows = await this.dataSource.getRepository(CalendarSourceEventEntity).findBy({ sourceId: source.id });
     const run = new SyncRun(source, runId, user, new Map(rows.map((row) => [row.componentKey, row])));
+    run.locals = await this.writes.locals(rows.filter((row) => row.recurrenceId === '').map((row) => row.eventId));
     for (const problem of calendar.problems)
       run.problem(problem.uid, problem.recurrenceId, problem.reason, problem.uid !== null || problem.recurrenceId !== null);
     const floatingZone = (calendar.calendarZone ? namedZone(calendar.calendarZone) : null) ?? this.siteZone;
@@ -139,7 +143,7 @@ export class SourceSync {
   private async syncEvent(run: SyncRun, feed: FeedEvent, wanted: WantedEvent): Promise<Action> {
     const key = componentKey(feed.uid, feed.recurrenceId);
     const row = run.mappings.get(key);
-    const local = row ? (await this.writes.locals([row.eventId])).get(row.eventId) : undefined;
+    const local = row ? (run.locals.get(row.eventId) ?? (await this.writes.locals([row.eventId])).get(row.eventId)) : undefined;
     if (!row || !local) {
       if (wanted.status === 'trash') return 'unchanged';
       const id = await this.writes.create(wanted, run.user);
@@ -154,7 +158,7 @@ export class SourceSync {
   private async syncOccurrence(run: SyncRun, master: FeedEvent, feed: FeedEvent): Promise<Action | null> {
     const main = run.mappings.get(componentKey(master.uid, null));
     if (!main) return null; // the series itself was refused (its problem is reported)
-    const original = this.originalStart(feed.recurrenceId as string, master);
+    const original = originalStart(feed.recurrenceId as string, master);
     const occurrenceId = (await this.writes.occurrences(main.eventId)).get(original);
     const key = componentKey(feed.uid, feed.recurrenceId);
     const wanted = wantedOf(feed, run.source, true);
@@ -218,12 +222,6 @@ export class SourceSync {
     return fields.has('status') && wanted.status === 'trash' ? 'trashed' : 'updated';
   }
 
-  /** The original start an occurrence's `RECURRENCE-ID` names, as the series writes it (its zone, or the day at its start time). */
-  private originalStart(recurrenceId: string, master: FeedEvent): string {
-    if (recurrenceId.length === 10) return `${recurrenceId} ${master.dates.startLocal.slice(11)}`;
-    return utcToWall(recurrenceId, master.dates.timezone);
-  }
-
   /** Components no longer in the feed: events trashed (a setting), occurrences given back to their series. */
   private async settleMissing(run: SyncRun, masters: Map<string, FeedEvent>): Promise<void> {
     const missing = [...run.mappings.values()].filter((row) => !run.seen.has(row.componentKey) && !run.refusedUids.has(row.uid));
@@ -240,7 +238,7 @@ export class SourceSync {
         const main = run.mappings.get(componentKey(master.uid, null));
         const local = (await this.writes.locals([row.eventId])).get(row.eventId);
         if (main && local && run.source.updateAuthority !== 'create-only') {
-          const wanted = { ...wantedOf(master, run.source, true), dates: this.followingDates(master, local) };
+          const wanted = { ...wantedOf(master, run.source, true), dates: followingDates(master, local) };
           const action = await this.apply(run, row, local, wanted, 'this').catch((error: unknown) => {
             if (!(error instanceof WriteRefused)) throw error;
             run.problem(row.uid, row.recurrenceId, error.message);
@@ -269,14 +267,6 @@ export class SourceSync {
         );
       }
     }
-  }
-
-  /** The dates an occurrence has when it follows its series: its original start, the main event's length. */
-  private followingDates(master: FeedEvent, local: LocalEvent): WantedEvent['dates'] {
-    const original = local.event.seriesOriginalStart ?? local.event.startLocal;
-    const length = Date.parse(`${master.dates.endLocal.replace(' ', 'T')}Z`) - Date.parse(`${master.dates.startLocal.replace(' ', 'T')}Z`);
-    const end = new Date(Date.parse(`${original.replace(' ', 'T')}Z`) + length).toISOString().slice(0, 19).replace('T', ' ');
-    return { ...master.dates, startLocal: original, endLocal: end };
   }
 
   private async remember(run: SyncRun, key: string, feed: FeedEvent, eventId: number, wanted: WantedEvent): Promise<void> {
