@@ -26,7 +26,7 @@ const folders = (names) => `^src/(${names.join('|')})/`;
 
 const RESOURCES = folders(RESOURCE_NAMES);
 /** Features built on the resources (the importer): the wiring uses them, nothing below them does. */
-const FEATURES = folders(['importer']);
+const FEATURES = folders(['importer', 'sources']);
 const PLATFORM = folders(PLATFORM_NAMES);
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP = ['^src/(app\\.module|app\\.setup|main|lifecycle)\\.ts$', folders(['cli', 'database'])];

@@ -21,7 +21,7 @@ const PLATFORM_NAMES = [
   'metrics',
 ];
 /** Features built on the resources (the importer): only the wiring imports them. */
-const FEATURE_NAMES = ['importer'];
+const FEATURE_NAMES = ['importer', 'sources'];
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
 const APP_NAMES = ['app.module', 'app.setup', 'main', 'lifecycle', 'cli', 'database'];
 

@@ -34,6 +34,7 @@ import { extensionCatalogues } from './i18n/extension-catalogues.js';
 import { I18nModule } from './i18n/i18n.module.js';
 import { ItemsModule } from './items/items.module.js';
 import { ItemsService } from './items/items.service.js';
+import { SourcesModule } from './sources/sources.module.js';
 import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
@@ -122,6 +123,7 @@ export class AppModule implements NestModule {
         ChangesModule,
         WebhooksModule,
         ImporterModule,
+        SourcesModule,
         HealthModule,
         ...extensions,
       ],

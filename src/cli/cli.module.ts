@@ -11,9 +11,10 @@ import { LoginLocks } from '../limits/login-locks.js';
 import { FeedTokensService } from '../users/feed-tokens.service.js';
 import { EditionsModule } from '../editions/editions.module.js';
 import { UsersService } from '../users/users.service.js';
+import { SourcesService } from '../sources/sources.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 
-/** Just what the command-line tool needs: configuration, storage (migrated), the accounts, feed tokens, login locks, the webhooks (no dispatcher: servers send) and the importer. */
+/** Just what the command-line tool needs: configuration, storage (migrated), the accounts, feed tokens, login locks, the webhooks (no dispatcher: servers send), the calendar sources (servers run them) and the importer. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -31,7 +32,7 @@ export class CliModule {
         }),
         EditionsModule,
       ],
-      providers: [UsersService, LoginLocks, FeedTokensService, WebhooksService, DataVersionService, TecImporter],
+      providers: [UsersService, LoginLocks, FeedTokensService, WebhooksService, SourcesService, DataVersionService, TecImporter],
     };
   }
 }

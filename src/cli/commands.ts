@@ -3,11 +3,13 @@ import type { TecImporter } from '../importer/tec-importer.js';
 import type { LoginLocks } from '../limits/login-locks.js';
 import type { FeedTokensService } from '../users/feed-tokens.service.js';
 import type { UsersService } from '../users/users.service.js';
+import type { SourcesService } from '../sources/sources.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { CliIo } from './cli-io.js';
 import { addFeedTokenCommands } from './feed-token-commands.js';
 import { addImportCommand } from './import-command.js';
 import { addLoginLockCommands } from './login-lock-commands.js';
+import { addSourceCommands } from './source-commands.js';
 import { addUserCommands } from './user-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
@@ -20,16 +22,18 @@ export interface CliServices {
   webhooks?: () => Promise<WebhooksService>;
   /** Absent where a caller builds the program without `import:tec`. */
   importer?: () => Promise<TecImporter>;
+  /** Absent where a caller builds the program without the calendar source commands. */
+  sources?: () => Promise<SourcesService>;
 }
 
 /**
  * The commands of spec §4.4, the failed-login locks (docs/SECURITY.md), the feed tokens, the webhooks and the importer. Each
  * prints its result; the caller turns thrown errors into one line on stderr.
  */
-export function buildProgram({ users, loginLocks, feedTokens, webhooks, importer }: CliServices, io: CliIo): Command {
+export function buildProgram({ users, loginLocks, feedTokens, webhooks, importer, sources }: CliServices, io: CliIo): Command {
   const program = new Command('cli')
     .description(
-      'Manage the users, application passwords, feed tokens, webhooks and login locks of the event calendar; import a site of The Events Calendar.',
+      'Manage the users, application passwords, feed tokens, webhooks, calendar sources and login locks of the event calendar; import a site of The Events Calendar.',
     )
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: () => undefined });
@@ -38,6 +42,7 @@ export function buildProgram({ users, loginLocks, feedTokens, webhooks, importer
   addLoginLockCommands(program, loginLocks, io);
   addFeedTokenCommands(program, feedTokens, io);
   if (webhooks) addWebhookCommands(program, webhooks, io);
+  if (sources) addSourceCommands(program, sources, users, io);
   addImportCommand(program, importer, io);
   return program;
 }

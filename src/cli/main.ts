@@ -6,6 +6,7 @@ import { TecImporter } from '../importer/tec-importer.js';
 import { LoginLocks } from '../limits/login-locks.js';
 import { FeedTokensService } from '../users/feed-tokens.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { SourcesService } from '../sources/sources.service.js';
 import { UsersService } from '../users/users.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { CliModule } from './cli.module.js';
@@ -32,6 +33,7 @@ const program = buildProgram(
     feedTokens: async () => (await started()).get(FeedTokensService),
     webhooks: async () => (await started()).get(WebhooksService),
     importer: async () => (await started()).get(TecImporter),
+    sources: async () => (await started()).get(SourcesService),
   },
   { out, stopRequested: () => stopRequested, importProgress: () => importProgress({ tty: process.stderr.isTTY === true, out }) },
 );

@@ -9,6 +9,9 @@ import { ImageEntity } from '../images/image.entity.js';
 import { ImportMappingEntity } from '../importer/import-mapping.entity.js';
 import { ImportRunEntity } from '../importer/import-run.entity.js';
 import { ImportSourceEntity } from '../importer/import-source.entity.js';
+import { CalendarSourceEventEntity } from '../sources/calendar-source-event.entity.js';
+import { CalendarSourceRunEntity } from '../sources/calendar-source-run.entity.js';
+import { CalendarSourceEntity } from '../sources/calendar-source.entity.js';
 import { LoginFailureEntity } from '../limits/login-failure.entity.js';
 import { ItemIdEntity } from '../items/item-id.entity.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
@@ -49,4 +52,7 @@ export const ENTITIES = [
   ImportSourceEntity,
   ImportRunEntity,
   ImportMappingEntity,
+  CalendarSourceEntity,
+  CalendarSourceRunEntity,
+  CalendarSourceEventEntity,
 ];

@@ -34,6 +34,8 @@ export const ErrorCode = {
   ImportSourceUnusable: 'rest_import_source_unusable',
   ImportRunning: 'rest_import_running',
   SeriesNotFound: 'rest-series-not-found',
+  SourceNotFound: 'rest_source_not_found',
+  SourceRunning: 'rest_source_running',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */

@@ -16,6 +16,7 @@ import { CredentialsVersion1764800000000 } from './1764800000000-credentials-ver
 import { EmbeddedVersion1764900000000 } from './1764900000000-embedded-version.js';
 import { LinksInEventRow1765000000000 } from './1765000000000-links-in-event-row.js';
 import { DropTriggers1765100000000 } from './1765100000000-drop-triggers.js';
+import { CalendarSources1765250000000 } from './1765250000000-calendar-sources.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   EmbeddedVersion1764900000000,
   LinksInEventRow1765000000000,
   DropTriggers1765100000000,
+  CalendarSources1765250000000,
 ];

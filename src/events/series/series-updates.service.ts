@@ -77,37 +77,56 @@ export class SeriesUpdatesService {
     const passedOn: number[] = [];
     const stamp = nowUtcWall(now);
     const restoring = before.status === 'trash' && main.status !== 'trash';
+    // what each occurrence needs, decided first: only the occurrences something happens to are written and logged
+    const work: Array<{ event: EventEntity; restore: boolean; trash: boolean; values: Partial<EventEntity> | null }> = [];
+    for (const event of existing) {
+      // restoring the main event restores the occurrences trashed with it
+      const restore = restoring && event.status === 'trash' && event.seriesTrashed;
+      const status = restore ? main.status : event.status;
+      const start = moved(event.seriesOriginalStart ?? event.startLocal);
+      if (!wanted.has(start) || covered.has(start)) {
+        work.push({ event, restore, trash: status !== 'trash', values: null });
+        continue;
+      }
+      covered.add(start);
+      if (status === 'trash') {
+        if (restore) work.push({ event, restore, trash: false, values: null });
+        continue; // a deleted occurrence stays deleted
+      }
+      if (event.seriesException) {
+        const values = start !== event.seriesOriginalStart ? { seriesOriginalStart: start } : null;
+        if (restore || values) work.push({ event, restore, trash: false, values });
+        continue;
+      }
+      const fields = Object.fromEntries(
+        Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined && changed(key, value)),
+      );
+      const values: Partial<EventEntity> = {
+        ...fields,
+        status: main.status === 'trash' || !changed('status', main.status) ? status : main.status,
+        ...occurrenceTimes(start, main),
+        seriesOriginalStart: start,
+      };
+      const current = restore ? { ...event, status } : event;
+      // the modification time is the write's own, not a difference
+      const differs = Object.entries(values).some(
+        ([key, value]) => key !== 'modifiedUtc' && JSON.stringify(current[key as keyof EventEntity]) !== JSON.stringify(value),
+      );
+      passedOn.push(event.id);
+      if (restore || differs || linksChanged) work.push({ event, restore, trash: false, values: { ...values, modifiedUtc: stamp } });
+    }
     await recordingChanges(
       manager,
       'event',
-      existing.map((event) => event.id),
+      work.map(({ event }) => event.id),
       async () => {
-        for (const event of existing) {
-          // restoring the main event restores the occurrences trashed with it
-          if (restoring && event.status === 'trash' && event.seriesTrashed) await this.restore(manager, event, main, stamp);
-          const start = moved(event.seriesOriginalStart ?? event.startLocal);
-          if (!wanted.has(start) || covered.has(start)) {
-            if (event.status !== 'trash') await this.trash(manager, event, stamp);
-            continue;
-          }
-          covered.add(start);
-          if (event.status === 'trash') continue; // a deleted occurrence stays deleted
-          if (event.seriesException) {
-            if (start !== event.seriesOriginalStart) await manager.update(EventEntity, { id: event.id }, { seriesOriginalStart: start });
-            continue;
-          }
-          const fields = Object.fromEntries(
-            Object.entries(main).filter(([key, value]) => !OWN_COLUMNS.has(key) && value !== undefined && changed(key, value)),
-          );
-          const status = main.status === 'trash' || !changed('status', main.status) ? event.status : main.status;
-          await manager.update(
-            EventEntity,
-            { id: event.id },
-            { ...fields, status, ...occurrenceTimes(start, main), seriesOriginalStart: start, modifiedUtc: stamp },
-          );
-          passedOn.push(event.id);
+        for (const { event, restore, trash, values } of work) {
+          if (restore) await this.restore(manager, event, main, stamp);
+          if (trash) await this.trash(manager, event, stamp);
+          if (values) await manager.update(EventEntity, { id: event.id }, values);
         }
-        if (!onlyChanged || linksChanged) await this.generation.copyLinks(manager, main.id, passedOn, true);
+        const relinked = passedOn.filter((id) => work.some(({ event }) => event.id === id));
+        if (!onlyChanged || linksChanged) await this.generation.copyLinks(manager, main.id, relinked, true);
       },
     );
     const missing = plan.starts.slice(1).filter((start) => !covered.has(start));
