@@ -294,4 +294,58 @@ describe('import:tec from recorded answers of the reference plugin', () => {
       }
     }, 60_000);
   });
+
+  describe('records trashed or deleted for good at the source', () => {
+    const CREDENTIALS = ['--user', 'admin', '--password', 'recorded-without-password'];
+    /** Events of the recorded site linked to venue 5 (51 is hidden from listings). */
+    const AT_VENUE_5 = [16, 28, 29, 30, 42, 45, 51, 59];
+    let changing: FixtureSource;
+    let here: TestApp;
+    let rerun: Awaited<ReturnType<typeof importTec>>;
+    const read = (app: TestApp, path: string) => app.http().get(`${API}${path}`).set('Authorization', basic(ADMIN));
+    const aboutVenue5 = (lines: string[]) => lines.filter((line) => /\bvenue 5\b/.test(line));
+
+    beforeAll(async () => {
+      changing = await fixtureSource({ withWpV2: true });
+      here = await startTestApp({ SITE_TIMEZONE: 'UTC' }, { database: 'changes' });
+      expect((await importTec(here, ['--from', changing.url, ...CREDENTIALS])).code).toBe(0);
+      changing.trash(56);
+      changing.deleteForGood(55);
+      changing.trash(5);
+      rerun = await importTec(here, ['--from', changing.url, ...CREDENTIALS]);
+    }, 90_000);
+    afterAll(async () => {
+      await here.close();
+      await changing.close();
+    });
+
+    it('counts an event trashed there as trashed and one deleted for good as deleted; both stay in the trash here', async () => {
+      expect({ code: rerun.code, error: rerun.error }).toEqual({ code: 0, error: null });
+      // created, updated, unchanged, kept, trashed, deleted, skipped
+      expect(summaryRow(rerun.lines, 'events')).toEqual([0, 0, 40, 0, 1, 1, 0]);
+      expect(summaryRow(rerun.lines, 'venues')).toEqual([0, 0, 6, 0, 1, 0, 0]);
+      for (const id of [55, 56])
+        expect({ id, code: (await read(here, `/events/${id}`)).body.code }).toEqual({ id, code: 'event-no-longer-available' });
+      expect((await read(here, '/venues/5')).body.status).toBe('trash');
+    });
+
+    it('keeps the events linked to a venue trashed there, as the source does, and says nothing per event', async () => {
+      for (const id of AT_VENUE_5) expect({ id, venue: (await read(here, `/events/${id}`)).body.venue?.id }).toEqual({ id, venue: 5 });
+      expect(aboutVenue5(rerun.lines)).toEqual([]);
+    });
+
+    it('links the events of a first import to a venue already in the trash there, with one note for all of them', async () => {
+      const fresh = await startTestApp({ SITE_TIMEZONE: 'UTC' }, { database: 'fresh' });
+      try {
+        const run = await importTec(fresh, ['--from', changing.url, ...CREDENTIALS]);
+        expect({ code: run.code, error: run.error }).toEqual({ code: 0, error: null });
+        for (const id of AT_VENUE_5) expect({ id, venue: (await read(fresh, `/events/${id}`)).body.venue?.id }).toEqual({ id, venue: 5 });
+        expect(aboutVenue5(run.lines)).toEqual([
+          `  venue 5 is in the trash here, and still linked, as at the source, from 8 event(s) (${AT_VENUE_5.join(', ')})`,
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    }, 60_000);
+  });
 });

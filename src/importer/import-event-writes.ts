@@ -41,8 +41,7 @@ export async function writeEvent(writer: ImportWriteContext, record: EventRecord
     for (const taxonomy of ['category', 'tag'] as const) {
       for (const ref of partial ? [] : taxonomy === 'category' ? record.categories : record.tags) {
         const mapped = writer.mapping(taxonomy, ref.sourceId)?.localId;
-        if (mapped === undefined)
-          writer.notes.push(`event ${sourceId}: ${taxonomy} ${ref.sourceId} could not be imported, the link was left out`);
+        if (mapped === undefined) writer.noteLink(taxonomy, ref.sourceId, 'could not be imported: the link was left out of', sourceId);
         else if (!termIds[taxonomy].includes(mapped)) termIds[taxonomy].push(mapped);
       }
     }
@@ -125,7 +124,11 @@ export async function writeEvent(writer: ImportWriteContext, record: EventRecord
   });
 }
 
-/** The local id of a linked venue or organizer; null (and a note) when it could not be imported or is in the trash here. */
+/**
+ * The local id of a linked venue or organizer; null when it could not be imported or no longer
+ * exists here. A venue or organizer in the trash stays linked, as the source's events keep linking
+ * to theirs (one note per record, not per event).
+ */
 async function linkTarget(
   writer: ImportWriteContext,
   manager: EntityManager,
@@ -136,14 +139,15 @@ async function linkTarget(
   if (sourceId === null) return null;
   const mapped = writer.mapping(kind, sourceId);
   if (!mapped) {
-    writer.notes.push(`event ${eventId}: ${kind} ${sourceId} could not be imported, the link was left out`);
+    writer.noteLink(kind, sourceId, 'could not be imported: the link was left out of', eventId);
     return null;
   }
   if (writer.settings.dryRun) return mapped.localId;
   const target = await manager.findOneBy(ITEM_ENTITY[kind], { id: mapped.localId });
-  if (!target || target.status === 'trash') {
-    writer.notes.push(`event ${eventId}: ${kind} ${sourceId} is in the trash here, the link was left out`);
+  if (!target) {
+    writer.noteLink(kind, sourceId, 'no longer exists here: the link was left out of', eventId);
     return null;
   }
+  if (target.status === 'trash') writer.noteLink(kind, sourceId, 'is in the trash here, and still linked, as at the source, from', eventId);
   return target.id;
 }

@@ -9,7 +9,7 @@ import { unlistedEventIds } from './source-survey.js';
  * Records no list showed: events hidden from listings (those the source names: `wp/v2` on
  * WordPress, the change feed on this service), records imported before that the lists no longer
  * show, then every id nothing accounted for (`import-probes.ts`). Each is read alone: found ones are
- * imported, gone ones are trashed in the next phase.
+ * imported, gone ones are trashed or deleted in the next phase.
  */
 export async function extraPhase(state: RunState): Promise<void> {
   const work: SingleRead[] = [];
@@ -36,16 +36,16 @@ export async function extraPhase(state: RunState): Promise<void> {
   await state.save({});
 }
 
-/** Records gone at the source (for the statuses this run could see): trashed here (terms deleted). */
+/** Records gone at the source: trashed here (terms deleted), deleted ones said so. */
 export async function vanishedPhase(state: RunState): Promise<void> {
   let done = 0;
   const total = state.gone.length;
-  for (const row of state.gone) {
+  for (const { row, action, onlyIfVisible } of state.gone) {
     const resource = RESOURCE_OF[row.kind as 'event'];
-    const visible = row.kind === 'category' || row.kind === 'tag' || visibleStatuses(state, resource).has(row.sourceStatus);
-    if (!visible) continue;
+    const terms = row.kind === 'category' || row.kind === 'tag';
+    if (onlyIfVisible && !terms && !visibleStatuses(state, resource).has(row.sourceStatus)) continue;
     try {
-      count(state, await state.writer.removeVanished(row));
+      count(state, await state.writer.removeVanished(row, action));
     } catch (error) {
       skip(state.tally, resource, { kind: row.kind, sourceId: row.sourceRecordId, reason: writeFailure(error) });
     }

@@ -3,8 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
-import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
-import { EventEntity } from '../events/event.entity.js';
 import { ImageEntity } from '../images/image.entity.js';
 import type { PublishableEntity } from '../items/publishable.entity.js';
 import type { ImportMappingEntity } from './import-mapping.entity.js';
@@ -166,14 +164,8 @@ export async function writeLinked(
       name: record.name,
       ...(record.kind === 'venue' ? venueFields(record) : organizerFields(record)),
     };
-    return upsertItem(writer, manager, kind, record, row, local, shownFields(fields, partial, local), hash, async (localId, isNew) => {
-      if (!isNew && record.status === 'trash' && local?.status !== 'trash') {
-        // trashing unlinks from every event (§5.7), as a trash here does
-        if (kind === 'venue')
-          await manager.createQueryBuilder().update(EventEntity).set({ venueId: null }).where('venue_id = :id', { id: localId }).execute();
-        else await manager.delete(EventOrganizerEntity, { organizerId: localId });
-      }
-    });
+    // in the trash at the source, its events there keep linking to it: so do they here
+    return upsertItem(writer, manager, kind, record, row, local, shownFields(fields, partial, local), hash, () => Promise.resolve());
   });
   return outcome;
 }
@@ -227,7 +219,7 @@ export async function upsertItem(
     sourceStatus: record.status,
   });
   return {
-    action: isNew ? 'created' : 'updated',
+    action: isNew ? 'created' : record.status === 'trash' && local?.status !== 'trash' ? 'trashed' : 'updated',
     kind,
     sourceId: record.sourceId,
     localId,

@@ -50,14 +50,25 @@ export interface RunState {
   protection: ProtectionScan;
   /** Item ids known to exist at the source (lists, embedded records, images), for finding hidden events. */
   knownItemIds: Set<number>;
-  /** Records found gone at the source in the extra pass. */
-  gone: ImportMappingEntity[];
+  /** Records found gone at the source in the extra pass, and what became of them there. */
+  gone: GoneRecord[];
   /** What earlier runs of the source tell this one (see {@link EarlierRuns}). */
   earlier: EarlierRuns;
   /** Records imported before that this run could not read and left as they are (they may exist for other credentials). */
   leftAlone: number;
   /** Categories and tags, read whole before anything is written (parents may follow children; ids above all of them are free for renumbering). */
   terms: Map<'categories' | 'tags', { records: TermRecord[]; total: number | null }>;
+}
+
+/**
+ * A record imported before that the source no longer shows this run: `deleted` for good there,
+ * `trashed` there, or out of the run's sight (`onlyIfVisible`: trashed here only when it was last
+ * seen in a status the run can see).
+ */
+export interface GoneRecord {
+  row: ImportMappingEntity;
+  action: 'trashed' | 'deleted';
+  onlyIfVisible: boolean;
 }
 
 export function seenSet(state: RunState, kind: ImportKind): Set<number> {

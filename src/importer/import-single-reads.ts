@@ -63,8 +63,10 @@ async function take(state: RunState, item: SingleRead, single: SingleResult): Pr
     if (single.why !== 'absent') unreadable(state.tally, { kind, sourceId: item.id, reason: single.reason });
     return single.why === 'absent' ? 'absent' : 'exists';
   }
+  if (single.why === 'absent') state.gone.push({ row, action: 'deleted', onlyIfVisible: false });
+  else if (single.why === 'trashed') state.gone.push({ row, action: 'trashed', onlyIfVisible: false });
   // out of this run's sight: it may exist for the credentials of an earlier run
-  if (single.why === 'hidden' && state.earlier.otherCredentials) state.leftAlone++;
-  else state.gone.push(row);
+  else if (state.earlier.otherCredentials) state.leftAlone++;
+  else state.gone.push({ row, action: 'trashed', onlyIfVisible: true });
   return single.why === 'absent' ? 'absent' : 'exists';
 }

@@ -4,9 +4,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { freeSlug } from '../common/sql/free-slug.js';
 import { CategoryEntity } from '../categories/category.entity.js';
 import { recordingChanges } from '../changes/change-recording.js';
-import { EventOrganizerEntity } from '../events/event-organizer.entity.js';
 import { keepingTermCounts } from '../events/event-term-counts.js';
-import { EventEntity } from '../events/event.entity.js';
 import type { PublishableEntity } from '../items/publishable.entity.js';
 import type { TagEntity } from '../tags/tag.entity.js';
 import { ImportMappingEntity } from './import-mapping.entity.js';
@@ -16,9 +14,15 @@ import { ITEM_ENTITY, TABLE, TERM_ENTITY, type ImportWriteContext } from './impo
 /**
  * A record that disappeared at the source (for what the run's credentials can see): items go to
  * the trash here, terms are deleted (terms have no trash), unless edited here and the policy keeps
- * local edits.
+ * local edits. `action`: `deleted` when the source deleted it for good (an item is still only
+ * trashed here), `trashed` otherwise. Events keep their links to a venue or organizer trashed so,
+ * as the source's events keep theirs.
  */
-export async function removeVanished(writer: ImportWriteContext, row: ImportMappingEntity): Promise<Outcome> {
+export async function removeVanished(
+  writer: ImportWriteContext,
+  row: ImportMappingEntity,
+  action: 'trashed' | 'deleted',
+): Promise<Outcome> {
   const { kind } = row;
   if (kind === 'image') return { action: 'unchanged', kind, sourceId: row.sourceRecordId, localId: row.localId };
   return writer.transaction(async (manager) => {
@@ -34,11 +38,16 @@ export async function removeVanished(writer: ImportWriteContext, row: ImportMapp
         writer.wrote = true;
       }
       await writer.forget(manager, row);
-      return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId, name: term.name };
+      return { action: 'deleted', kind, sourceId: row.sourceRecordId, localId: row.localId, name: term.name };
     }
     const entity = ITEM_ENTITY[kind];
     const item = (await manager.findOneBy(entity, { id: row.localId })) as PublishableEntity | null;
-    if (!item || item.status === 'trash') return writer.settle(manager, row, 'unchanged');
+    const { title, name: itemName } = (item ?? {}) as { title?: string; name?: string };
+    const name = title ?? itemName ?? '';
+    const outcome = { action, kind, sourceId: row.sourceRecordId, localId: row.localId, name };
+    // deleted for good: said once, then the source id is forgotten (it names nothing any more)
+    if (!item || item.status === 'trash')
+      return action === 'deleted' ? { ...(await writer.forget(manager, row)), ...outcome } : writer.settle(manager, row, 'unchanged');
     if (item.modifiedUtc !== row.localModifiedUtc && writer.settings.policy !== 'overwrite') {
       return writer.settle(manager, row, writer.settings.policy === 'skip' ? 'skipped' : 'kept', 'gone at the source but edited here');
     }
@@ -46,28 +55,19 @@ export async function removeVanished(writer: ImportWriteContext, row: ImportMapp
     if (!writer.settings.dryRun) {
       const trash = async () => {
         const slug = await freeSlug(manager, TABLE[kind], `${item.slug.replace(/__trashed(-\d+)?$/, '')}__trashed`, item.id);
-        await writer.recording(manager, kind, item.id, async () => {
-          await manager.update(entity, { id: item.id }, { status: 'trash', preTrashStatus: item.status, slug, modifiedUtc } as never);
-          if (kind === 'venue')
-            await manager
-              .createQueryBuilder()
-              .update(EventEntity)
-              .set({ venueId: null })
-              .where('venue_id = :id', { id: item.id })
-              .execute();
-          if (kind === 'organizer') await manager.delete(EventOrganizerEntity, { organizerId: item.id });
-        });
+        await writer.recording(manager, kind, item.id, () =>
+          manager.update(entity, { id: item.id }, { status: 'trash', preTrashStatus: item.status, slug, modifiedUtc } as never),
+        );
       };
       if (kind === 'event') await keepingTermCounts(manager, [item.id], trash);
       else await trash();
     }
+    if (action === 'deleted') return { ...(await writer.forget(manager, row)), ...outcome };
     row.sourceStatus = 'trash';
     row.localModifiedUtc = modifiedUtc;
     row.lastSeenRun = writer.settings.runId;
     if (!writer.settings.dryRun) await manager.save(ImportMappingEntity, row);
-    const { title, name: itemName } = item as unknown as { title?: string; name?: string };
-    const name = title ?? itemName ?? '';
-    return { action: 'trashed', kind, sourceId: row.sourceRecordId, localId: row.localId, name };
+    return outcome;
   });
 }
 

@@ -36,18 +36,38 @@ export class ImportWriteContext {
   private readonly simulatedSlugs = new Set<string>();
   /** Records that could not be written in this run (a later link to them is left out). */
   readonly failed = new Set<string>();
-  /** Things worth a line in the summary (custom fields not defined here, links left out). */
+  /** Things worth a line in the summary (custom fields not defined here). */
   readonly notes: string[] = [];
   /** Whether anything was written (the data version is bumped once at the end of a page). */
   wrote = false;
   /** Images registered under a new id since the engine last looked (they are no records of their own in the summary). */
   readonly renumberedImages: Array<{ sourceId: number; localId: number }> = [];
+  /** Links left out, or kept to a record in the trash, gathered per linked record: one note each, naming its events. */
+  private readonly linkNotes = new Map<string, { text: string; events: Set<number> }>();
 
   constructor(
     private readonly dataSource: DataSource,
     readonly settings: WriterSettings,
     readonly passwords: PasswordLookup,
   ) {}
+
+  /** Remembers that event `eventId` links to the record `kind` `sourceId`, which `what` (the phrase is followed by the events). */
+  noteLink(kind: ImportKind, sourceId: number, what: string, eventId: number): void {
+    const key = `${kind}:${sourceId}:${what}`;
+    let note = this.linkNotes.get(key);
+    if (!note) this.linkNotes.set(key, (note = { text: `${kind} ${sourceId} ${what}`, events: new Set() }));
+    note.events.add(eventId);
+  }
+
+  /** The notes of the run: {@link notes}, then one line per linked record of {@link noteLink}. */
+  allNotes(): string[] {
+    const links = [...this.linkNotes.values()].map(({ text, events }) => {
+      const ids = [...events].sort((a, b) => a - b);
+      const shown = `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? `, … ${ids.length - 10} more` : ''}`;
+      return `${text} ${ids.length} event(s) (${shown})`;
+    });
+    return [...this.notes, ...links];
+  }
 
   async loadMappings(): Promise<void> {
     const rows = await this.dataSource.getRepository(ImportMappingEntity).findBy({ sourceId: this.settings.sourceId });

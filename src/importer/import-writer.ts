@@ -27,7 +27,7 @@ export class ImportWriter extends ImportWriteContext {
     return writeEvent(this, record, protectedAtSource);
   }
 
-  removeVanished(row: ImportMappingEntity): Promise<Outcome> {
-    return removeVanished(this, row);
+  removeVanished(row: ImportMappingEntity, action: 'trashed' | 'deleted'): Promise<Outcome> {
+    return removeVanished(this, row, action);
   }
 }

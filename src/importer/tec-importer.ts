@@ -194,7 +194,7 @@ export class TecImporter {
       clearInterval(heartbeat);
     }
     if (writer.wrote) await this.version.bump();
-    for (const line of writer.notes) warn(tally, line);
+    for (const line of writer.allNotes()) warn(tally, line);
     await this.runs.finish(run, status, failure, tally, dryRun);
     return report({
       status,

@@ -46,8 +46,13 @@ function recordedHeaders(name: string): { status: number; headers: Record<string
   return { status, headers };
 }
 
-/** A fake site of the reference plugin. */
-export type FixtureSource = FakeServer;
+/** A fake site of the reference plugin; `trash` and `deleteForGood` change it as an editor would at the source. */
+export interface FixtureSource extends FakeServer {
+  /** The event, venue or organizer goes to the trash at the source (events keep linking to a trashed venue). */
+  trash: (id: number) => void;
+  /** The event is deleted for good at the source: gone from every list, its id unknown. */
+  deleteForGood: (id: number) => void;
+}
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,
@@ -69,7 +74,11 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
  *   `peer-secret` (seed-requests.json); the admin user;
  * - a visitor's read of a published record that was recorded for the administrator only is answered
  *   as the administrator's was (both views of a published, unprotected record are the same in the
- *   recordings, apart from the scrambled e-mail copies in `json_ld`).
+ *   recordings, apart from the scrambled e-mail copies in `json_ld`);
+ * - after `trash` or `deleteForGood`, answers are the recorded ones with the record left out of the
+ *   lists, its single read answered as the reference answers a trashed record (the recorded answers of
+ *   the trashed event 50 and the draft venue 10) or an unknown id, and a trashed venue shown with
+ *   `"status": "trash"` where events embed it.
  */
 export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promise<FixtureSource> {
   const index = readJson('index') as unknown as FixtureEntry[];
@@ -79,6 +88,9 @@ export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promi
   const events = index
     .filter((entry) => /^event-\d+-admin(-context-edit)?$/.test(entry.name) && entry.status === 200)
     .map((entry) => readJson(entry.name));
+  const trashed = new Set<number>();
+  const deleted = new Set<number>();
+  const gone = (id: unknown) => trashed.has(Number(id)) || deleted.has(Number(id));
 
   /** `wp/v2/tribe_events` as WordPress answers it on the reference: upcoming events only, paged, sorted. */
   const wpEvents = (url: URL, admin: boolean) => {
@@ -88,7 +100,7 @@ export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promi
     const perPage = Number(url.searchParams.get('per_page') ?? 10);
     const page = Number(url.searchParams.get('page') ?? 1);
     const listed = events
-      .filter((event) => event.utc_end_date >= RECORDED_AT && statuses.includes(event.status))
+      .filter((event) => event.utc_end_date >= RECORDED_AT && statuses.includes(event.status) && !gone(event.id))
       .map((event) => Number(event.id))
       .sort((a, b) => (url.searchParams.get('order') === 'desc' ? b - a : a - b));
     const total = listed.length;
@@ -99,6 +111,35 @@ export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promi
     );
   };
 
+  /** A recorded answer as the site answers it after the changes made with `trash` and `deleteForGood`. */
+  const changed = (path: string, admin: boolean, status: number, body: string): { status: number; body: string } | null => {
+    if (trashed.size === 0 && deleted.size === 0) return null;
+    const single = /\/(events|venues|organizers)\/(\d+)$/.exec(path);
+    if (single && deleted.has(Number(single[2]))) {
+      const unknown = single[1] === 'events' ? readJson('error-event-unknown-id-admin') : readJson('error-venue-unknown-id-anon');
+      return { status: unknown.data.status, body: JSON.stringify(unknown).replace('999999', single[2]) };
+    }
+    if (single && trashed.has(Number(single[2]))) {
+      if (single[1] === 'events') return { status: 403, body: JSON.stringify(readJson('event-50-admin')) };
+      if (!admin) return { status: 403, body: JSON.stringify(readJson('venue-10-anon')).replaceAll('venue', single[1].slice(0, -1)) };
+    }
+    if (status !== 200) return null;
+    const parsed = JSON.parse(body) as Json;
+    const patch = (item: Json): Json => {
+      const copy = { ...item };
+      if (trashed.has(Number(copy.id))) Object.assign(copy, { status: 'trash', slug: `${copy.slug}__trashed` });
+      if (copy.venue && typeof copy.venue === 'object' && !Array.isArray(copy.venue))
+        copy.venue = deleted.has(Number(copy.venue.id)) ? [] : patch(copy.venue);
+      if (Array.isArray(copy.organizer))
+        copy.organizer = copy.organizer.filter((organizer: Json) => !deleted.has(Number(organizer.id))).map(patch);
+      return copy;
+    };
+    for (const list of ['events', 'venues', 'organizers']) {
+      if (Array.isArray(parsed[list])) parsed[list] = (parsed[list] as Json[]).filter((item) => !gone(item.id)).map(patch);
+    }
+    return { status: 200, body: JSON.stringify(single ? patch(parsed) : parsed) };
+  };
+
   /** A published record read alone by a visitor where only the administrator's read was recorded: the same answer. */
   const publicRecord = (method: string, raw: string): FixtureEntry | undefined => {
     const entry = /\/(events|venues|organizers)\/\d+$/.test(new URL(raw, 'http://fixture').pathname.replace(/\/+$/, ''))
@@ -107,7 +148,7 @@ export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promi
     return entry?.status === 200 && readJson(entry.name).status === 'publish' ? entry : undefined;
   };
 
-  return fakeServer((req) => {
+  const server = await fakeServer((req) => {
     const admin = req.headers.authorization !== undefined;
     const auth = admin ? 'admin' : 'anon';
     const url = new URL(req.url ?? '/', 'http://fixture');
@@ -132,6 +173,13 @@ export async function fixtureSource(options: { withWpV2?: boolean } = {}): Promi
         data: { status: 404 },
       });
     const { status, headers } = recordedHeaders(entry.name);
-    return { status, headers, body: readFileSync(join(FIXTURES, `${entry.name}.json`), 'utf8') };
+    const body = readFileSync(join(FIXTURES, `${entry.name}.json`), 'utf8');
+    const after = changed(path, admin, status, body);
+    return after ? { status: after.status, headers, body: after.body } : { status, headers, body };
   });
+  return {
+    ...server,
+    trash: (id) => void trashed.add(id),
+    deleteForGood: (id) => void deleted.add(id),
+  };
 }
