@@ -97,6 +97,8 @@ describe('GET /metrics', () => {
       expect(tag.status).toBe(201);
       expect((await anonymous().get('/health')).status).toBe(200);
       expect((await anonymous().get('/wp-json/')).status).toBe(200);
+      expect((await anonymous().get('/de/docs')).status).toBe(200);
+      expect((await anonymous().get('/docs/swagger-ui.css')).status).toBe(200);
 
       await scrape(t);
       const metrics = await scrape(t);
@@ -108,11 +110,13 @@ describe('GET /metrics', () => {
       expect(answered(metrics, `${NAMESPACE}/tags`, 'POST', 201)).toBe(1);
       expect(answered(metrics, '/health', 'GET', 200)).toBe(1);
       expect(answered(metrics, '/wp-json/', 'GET', 200)).toBe(1);
+      expect(answered(metrics, '/de/docs', 'GET', 200)).toBe(1);
+      expect(answered(metrics, 'static', 'GET', 200)).toBe(1);
       // the first scrape, counted when its answer ended
       expect(answered(metrics, '/metrics', 'GET', 200)).toBe(1);
 
       const series = metrics.histogram(DURATIONS);
-      expect(series.length).toBeGreaterThanOrEqual(7);
+      expect(series.length).toBeGreaterThanOrEqual(9);
       for (const { labels, buckets, sum, count } of series) {
         expect(Object.keys(labels).sort()).toEqual(['method', 'route', 'status']);
         expect(labels.route).not.toMatch(/99990|nowhere/);

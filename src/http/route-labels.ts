@@ -10,12 +10,15 @@ import { INTERNAL_PATHS } from './internal-paths.js';
  * the default edition's namespace (`/wp-json/tribe/events/v1/events/:id`; every edition counts
  * there), another route by the path its controller declares (`/health/ready`, `/metrics`, the docs
  * pages), the API index as `/wp-json/` and the bare origin as `/`. A request answered before a route
- * was known (a refused body, credentials or request limit, `rest_no_route`) is `unmatched`.
+ * was known (a refused body, credentials or request limit, `rest_no_route`) is `unmatched`; one
+ * outside the API that no controller answered (the docs pages' files under `…/docs/`, served by
+ * Swagger UI's static handler) is `static`.
  */
 export class RouteLabels {
   private readonly api = new Map<RegisteredRoute, RouteSeries>();
   private readonly other = new Map<string, RouteSeries>();
   private readonly unmatched: RouteSeries;
+  private readonly files: RouteSeries;
   private readonly namespace: string;
   private readonly internal: Record<string, string>;
 
@@ -26,6 +29,7 @@ export class RouteLabels {
     this.namespace = `${api.root}/${api.namespace}`;
     this.internal = { [INTERNAL_PATHS.apiIndex]: `${api.root}/`, [INTERNAL_PATHS.origin]: '/' };
     this.unmatched = durations.route('unmatched');
+    this.files = durations.route('static');
   }
 
   of(req: Request): RouteSeries {
@@ -40,7 +44,7 @@ export class RouteLabels {
     }
     // Express's route of the controller that answered, when one did
     const path = (req.route as { path?: unknown } | undefined)?.path;
-    if (typeof path !== 'string') return this.unmatched;
+    if (typeof path !== 'string') return req.ctx && req.ctx.target === null ? this.files : this.unmatched;
     let found = this.other.get(path);
     if (!found) {
       found = this.durations.route(this.internal[path] ?? path);
