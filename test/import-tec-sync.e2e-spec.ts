@@ -262,7 +262,7 @@ describe('import:tec keeps a target in sync', () => {
       } finally {
         await target.close();
       }
-    });
+    }, 60_000);
   });
 
   describe('resuming', () => {
