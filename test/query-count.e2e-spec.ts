@@ -6,7 +6,8 @@ import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-ap
  * Background statements whose number depends on timing, not on the request: reads of the shared
  * data version (requests of one event-loop turn share one), the scheduled publication's look for the
  * next publication time (periodic, and after each write), the webhook dispatcher's idle poll (once a
- * second) and the at-most-once-a-minute note of an application password's last use.
+ * second), the at-most-once-a-minute note of an application password's last use and the calendar
+ * sources' look for due sources (every 15 s; the tests here add no source, so no run follows).
  */
 const BACKGROUND = [
   /^SELECT version FROM data_version/,
@@ -15,6 +16,7 @@ const BACKGROUND = [
   /^SELECT id FROM changes WHERE seq IS NULL LIMIT 1/,
   /^SELECT last_seq, dispatched_through FROM change_sequence/,
   /^SELECT id FROM webhook_subscriptions WHERE active = 1 LIMIT 1/,
+  /^SELECT s\.id AS id FROM calendar_sources s WHERE /,
 ];
 
 /**
