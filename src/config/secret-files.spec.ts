@@ -27,6 +27,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
       ADMIN_LOGIN: 'admin',
       ADMIN_PASSWORD_FILE: file('admin-password', 'admin-secret-1\r\n'),
       REDIS_URL_FILE: file('redis-url', 'redis://:redis-secret@cache:6379\n'),
+      METRICS_TOKEN_FILE: file('metrics-token', 'scrape-token-0123456789abcdef\n'),
     });
     // a password with / # % and a space, given in parts, works as it is (encoded into the URL)
     expect(config.database).toMatchObject({
@@ -35,6 +36,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
     });
     expect(config.admin).toEqual({ login: 'admin', password: 'admin-secret-1' });
     expect(config.limits.redisUrl).toBe('redis://:redis-secret@cache:6379');
+    expect(config.metrics.token).toBe('scrape-token-0123456789abcdef');
   });
 
   it('reads the database URL and the replica URLs from files', () => {

@@ -13,6 +13,7 @@ export const SECRET_VARIABLES = [
   'ADMIN_PASSWORD',
   'REDIS_URL',
   'TEC_PASSWORD',
+  'METRICS_TOKEN',
 ] as const;
 
 const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
