@@ -197,4 +197,32 @@ describe('calendar sources: sync', () => {
     await runSource(t, id);
     expect((await t.http().get(`${API}/events/${event.id}`).set(admin)).headers.etag).toBe(etag);
   });
+
+  it('starts a series whose EXDATE removes its own DTSTART at its first occurrence left', async () => {
+    feeds.serve(
+      '/first-deleted.ics',
+      calendar(
+        vevent(
+          'UID:first-deleted',
+          'SUMMARY:Reading circle',
+          'DTSTART;TZID=Europe/Madrid:20270601T180000',
+          'DTEND;TZID=Europe/Madrid:20270601T193000',
+          'RRULE:FREQ=WEEKLY;COUNT=4',
+          'EXDATE;TZID=Europe/Madrid:20270601T180000',
+        ),
+      ),
+    );
+    const id = await addSource(t, { url: feeds.url('/first-deleted.ics'), update_authority: 'overwrite' });
+    const run = await runSource(t, id);
+    expect(run.counts).toMatchObject({ created: 1, refused: 0 });
+    expect(run.problems.map((problem: { reason: string }) => problem.reason)).toEqual([
+      'its EXDATE excludes its own DTSTART: the series starts at its first occurrence left, 2027-06-08 18:00:00',
+    ]);
+    const circle = (await events()).filter((event) => event.title === 'Reading circle');
+    expect(circle.map((event) => `${event.start_date} ${event.end_date}`).sort()).toEqual([
+      '2027-06-08 18:00:00 2027-06-08 19:30:00',
+      '2027-06-15 18:00:00 2027-06-15 19:30:00',
+      '2027-06-22 18:00:00 2027-06-22 19:30:00',
+    ]);
+  });
 });

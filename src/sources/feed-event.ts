@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { formatWall } from '../common/dates/wall-clock.js';
 import { utcToWall } from '../common/dates/wall-time.js';
 import { RICH_TEXT_MAX, NAME_MAX } from '../items/dto/item-fields.js';
-import { recurrenceLinesOf } from './feed-recurrence.js';
+import { recurrenceLinesOf, withoutExcludedStart } from './feed-recurrence.js';
 import { ComponentRefused, readTime, type FeedDates, type ReadTime, type TimeContext } from './feed-time.js';
 
 /** One `VEVENT`, read into the values an event write takes. */
@@ -143,7 +143,12 @@ export function readFeedEvent(component: ICAL.Component, context: TimeContext): 
     notes.push('it has no UID: it is recognised by its start and summary');
   }
   const recurrenceId = recurrenceIdOf(component, context, notes);
-  const dates = datesOf(component, context, notes);
+  const read = datesOf(component, context, notes);
+  const series = withoutExcludedStart(read, recurrenceId ? [] : recurrenceLinesOf(component, read, context, notes));
+  if (!series) throw new ComponentRefused('its EXDATEs exclude every occurrence');
+  if (series.dates !== read)
+    notes.push(`its EXDATE excludes its own DTSTART: the series starts at its first occurrence left, ${series.dates.startLocal}`);
+  const { dates } = series;
   const status = text(component, 'status');
   return {
     uid: uid.slice(0, 1000),
@@ -156,7 +161,7 @@ export function readFeedEvent(component: ICAL.Component, context: TimeContext): 
     organizer: organizerOf(component),
     categories: categoriesOf(component),
     dates,
-    recurrence: recurrenceId ? [] : recurrenceLinesOf(component, dates, context, notes),
+    recurrence: series.lines,
     notes,
   };
 }

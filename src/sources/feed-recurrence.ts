@@ -1,4 +1,7 @@
 import ICAL from 'ical.js';
+import { expandRecurrence, ruleStartsBefore } from '../common/dates/recurrence-expansion.js';
+import { readRecurrenceLines, RecurrenceError } from '../common/dates/recurrence-lines.js';
+import { formatWall, parseWall } from '../common/dates/wall-clock.js';
 import { utcToWall } from '../common/dates/wall-time.js';
 import { ComponentRefused, readTime, type FeedDates, type TimeContext } from './feed-time.js';
 
@@ -66,8 +69,46 @@ export function recurrenceLinesOf(component: ICAL.Component, dates: FeedDates, c
   }
   if (lines.length > MAX_LINES)
     throw new ComponentRefused(`its recurrence needs ${lines.length} lines, more than the ${MAX_LINES} a series takes`);
-  const start = dates.allDay ? dates.startLocal.slice(0, 10).replace(/-/g, '') : compact(dates.startLocal);
-  if (lines.some((line) => line.startsWith('EXDATE') && !line.includes('TZID=') && line.split(':')[1].split(',').includes(start)))
-    throw new ComponentRefused('its EXDATE excludes its own DTSTART, which a series here cannot do (its first occurrence is its start)');
   return lines;
+}
+
+/**
+ * A series whose `EXDATE` removes its own `DTSTART` (calendar apps write this when the first
+ * occurrence is deleted) starts here at its first occurrence left: the dates move there, and each
+ * `COUNT` loses the starts its rule gave before it. Null when nothing is left to import; the
+ * dates and lines as they are when the start is not excluded (or the lines cannot be read: the
+ * event write then says why).
+ */
+export function withoutExcludedStart(dates: FeedDates, lines: string[]): { dates: FeedDates; lines: string[] } | null {
+  let recurrence;
+  try {
+    recurrence = readRecurrenceLines(lines, dates.timezone);
+    expandRecurrence(recurrence, dates.startLocal, dates.timezone, { throughWall: dates.startLocal, cap: 1 });
+    return { dates, lines };
+  } catch (error) {
+    if (!(error instanceof RecurrenceError) || error.problem !== 'recurrence_start_excluded' || !recurrence) return { dates, lines };
+  }
+  const far = formatWall(parseWall(dates.startLocal).plus({ years: 50 }));
+  const kept = {
+    ...recurrence,
+    exdates: recurrence.exdates.filter(
+      (date) =>
+        ('wall' in date ? date.wall : `${date.day} ${dates.startLocal.slice(11)}`) !== dates.startLocal &&
+        !('day' in date && date.day === dates.startLocal.slice(0, 10)),
+    ),
+  };
+  const next = expandRecurrence(kept, dates.startLocal, dates.timezone, { throughWall: far, cap: 2 }).starts[1];
+  if (next === undefined) return null;
+  const length = parseWall(dates.endLocal).toMillis() - parseWall(dates.startLocal).toMillis();
+  const moved = { ...dates, startLocal: next, endLocal: formatWall(parseWall(next).plus({ milliseconds: length })) };
+  const rules = recurrence.rules.map((rule) => {
+    const count = rule.parts.get('COUNT');
+    const parts = new Map(rule.parts);
+    if (count !== undefined) parts.set('COUNT', String(Number(count) - ruleStartsBefore(rule, dates.startLocal, dates.timezone, next)));
+    return `RRULE:${[...parts].map(([key, value]) => `${key}=${value}`).join(';')}`;
+  });
+  const usable = rules.filter((rule) => !/COUNT=(0|-)/.test(rule));
+  const rest = lines.filter((line) => !/^RRULE:/i.test(line));
+  if (usable.length === 0 && !rest.some((line) => /^RDATE/i.test(line))) return { dates: moved, lines: [] };
+  return { dates: moved, lines: [...usable, ...rest] };
 }
