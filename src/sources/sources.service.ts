@@ -7,7 +7,7 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { ApiError, ParamProblems } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
-import { literalAddress, OutboundError, resolveOutbound } from '../common/net/outbound-target.js';
+import { literalAddress } from '../common/net/outbound-target.js';
 import type { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { CategoryEntity } from '../categories/category.entity.js';
@@ -15,6 +15,7 @@ import { Editions } from '../editions/editions.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
+import { resolveTarget, TargetRefused } from '../webhooks/webhook-targets.js';
 import { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
 import { CalendarSourceRunEntity } from './calendar-source-run.entity.js';
 import { CalendarSourceEntity } from './calendar-source.entity.js';
@@ -220,12 +221,13 @@ export class SourcesService {
     return url ? url.toString() : undefined;
   }
 
+  /** The feed's host checked as a webhook target is (`resolveTarget`): the same guard, the same problems named. */
   private async checkTarget(url: URL, problems: ParamProblems): Promise<void> {
     try {
-      await resolveOutbound(url, this.outbound);
+      await resolveTarget(url, this.outbound);
     } catch (error) {
-      if (!(error instanceof OutboundError)) throw error;
-      problems.add('url', error.problem === 'unresolvable' ? 'webhook_unresolvable' : 'webhook_target');
+      if (!(error instanceof TargetRefused)) throw error;
+      problems.add('url', error.problem);
     }
   }
 
