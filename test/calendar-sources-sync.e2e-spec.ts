@@ -225,4 +225,49 @@ describe('calendar sources: sync', () => {
       '2027-06-22 18:00:00 2027-06-22 19:30:00',
     ]);
   });
+
+  it("writes several events at once on MySQL/MariaDB yet creates each new venue, organizer and category once, and reports in the feed's order", async () => {
+    const components = Array.from({ length: 24 }, (_, i) =>
+      vevent(
+        `UID:shared-${i}`,
+        `SUMMARY:Shared names ${i}`,
+        `DTSTART:202709${String(1 + i).padStart(2, '0')}T180000Z`,
+        `DTEND:202709${String(1 + i).padStart(2, '0')}T200000Z`,
+        // every fifth one repeats every minute: refused by the API's rules
+        ...(i % 5 === 4 ? ['RRULE:FREQ=MINUTELY;COUNT=3'] : []),
+        `LOCATION:Shared hall ${i % 3}`,
+        `ORGANIZER;CN=Shared organizer ${i % 2}:mailto:shared${i % 2}@example.org`,
+        `CATEGORIES:Shared ${i % 4},Shared all`,
+      ),
+    );
+    feeds.serve('/shared-names.ics', calendar(...components));
+    const id = await addSource(t, { url: feeds.url('/shared-names.ics'), update_authority: 'overwrite' });
+    const run = await runSource(t, id);
+    expect(run.counts).toMatchObject({ created: 20, refused: 4 });
+    expect(run.problems.map((problem: { uid: string }) => problem.uid)).toEqual(['shared-4', 'shared-9', 'shared-14', 'shared-19']);
+
+    const named = async (path: string, prefix: string, key: string) =>
+      (
+        (
+          await t
+            .http()
+            .get(`${API}/${path}?per_page=50&search=${encodeURIComponent(prefix)}`)
+            .set(admin)
+        ).body[path] as Array<Record<string, any>>
+      )
+        .map((item) => item[key] as string)
+        .filter((name) => name.startsWith(prefix))
+        .sort();
+    expect(await named('venues', 'Shared hall', 'venue')).toEqual(['Shared hall 0', 'Shared hall 1', 'Shared hall 2']);
+    expect(await named('organizers', 'Shared organizer', 'organizer')).toEqual(['Shared organizer 0', 'Shared organizer 1']);
+    const categories = (await t.http().get(`${API}/categories?per_page=50&hide_empty=0&search=Shared`).set(admin)).body
+      .categories as Array<{ name: string; count: number }>;
+    expect(categories.map(({ name, count }) => [name, count]).sort()).toEqual([
+      ['Shared 0', 5],
+      ['Shared 1', 5],
+      ['Shared 2', 5],
+      ['Shared 3', 5],
+      ['Shared all', 20],
+    ]);
+  });
 });

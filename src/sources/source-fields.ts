@@ -59,6 +59,15 @@ export function wantedOf(feed: FeedEvent, source: CalendarSourceEntity, occurren
   };
 }
 
+/** The names a write may have to create (a venue, an organizer, categories given by name): see `NameLocks`. */
+export function namesOf(wanted: WantedEvent): string[] {
+  const names: string[] = [];
+  if (wanted.venue && 'name' in wanted.venue) names.push(`venue:${wanted.venue.name.trim().toLowerCase()}`);
+  if (wanted.organizer && 'name' in wanted.organizer) names.push(`organizer:${wanted.organizer.name.trim().toLowerCase()}`);
+  for (const category of wanted.categories) if (typeof category === 'string') names.push(`category:${category.trim().toLowerCase()}`);
+  return names;
+}
+
 export const hashOf = (value: unknown) =>
   createHash('sha256')
     .update(JSON.stringify(value ?? null))

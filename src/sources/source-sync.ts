@@ -11,13 +11,15 @@ import { readFeedEvent, type FeedEvent } from './feed-event.js';
 import { ComponentRefused } from './feed-time.js';
 import { FeedZones, namedZone } from './feed-zones.js';
 import { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
-import type { SourceRunCounts, SourceRunProblem } from './calendar-source-run.entity.js';
 import type { CalendarSourceEntity } from './calendar-source.entity.js';
 import { followingDates, originalStart } from './occurrence-dates.js';
+import { eachInParallel, NameLocks } from './name-locks.js';
 import { SourceEventWrites, WriteRefused } from './source-event-writes.js';
+import { SyncRun, type Action, type Outcome, type SyncOutcome } from './sync-run.js';
 import {
   fieldsToWrite,
   localHashes,
+  namesOf,
   wantedHashes,
   wantedOf,
   type LocalEvent,
@@ -25,53 +27,17 @@ import {
   type WantedEvent,
 } from './source-fields.js';
 
-/** Most problems a run keeps (the counts count them all). */
-const MAX_PROBLEMS = 1000;
+/**
+ * Events a run writes at once on MySQL/MariaDB: each write is the API's own transaction, and most of
+ * its time is spent waiting for the database, so a few in flight share the waits (and the commits'
+ * flushes). SQLite has one writer: one at a time.
+ */
+const PARALLEL_WRITES = 4;
 
 export const componentKey = (uid: string, recurrenceId: string | null) =>
   createHash('sha256')
     .update(`${uid}\n${recurrenceId ?? ''}`)
     .digest('hex');
-
-/** What one run did. */
-export interface SyncOutcome {
-  counts: SourceRunCounts;
-  problems: SourceRunProblem[];
-}
-
-type Action = 'created' | 'updated' | 'unchanged' | 'kept' | 'trashed';
-
-/** The state of one run: the source, its mappings, what it did. */
-class SyncRun {
-  readonly counts: SourceRunCounts = { created: 0, updated: 0, unchanged: 0, kept: 0, trashed: 0, refused: 0 };
-  readonly problems: SourceRunProblem[] = [];
-  readonly seen = new Set<string>();
-  /** UIDs of refused components: their events are not trashed as missing. */
-  readonly refusedUids = new Set<string>();
-  refusedWithoutUid = false;
-  /** The mapped events as they were when the run began, read in a few statements (a feed's events are each synced once). */
-  locals = new Map<number, LocalEvent>();
-
-  constructor(
-    readonly source: CalendarSourceEntity,
-    readonly runId: number,
-    readonly user: AuthUser,
-    readonly mappings: Map<string, CalendarSourceEventEntity>,
-  ) {}
-
-  problem(uid: string | null, recurrenceId: string | null, reason: string, refused = true): void {
-    if (refused) {
-      this.counts.refused++;
-      if (uid === null) this.refusedWithoutUid = true;
-      else this.refusedUids.add(uid);
-    }
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ uid, recurrence_id: recurrenceId, reason });
-  }
-
-  count(action: Action): void {
-    this.counts[action]++;
-  }
-}
 
 /**
  * One sync of a source's events with its feed: each `VEVENT` found again by its `UID` (and
@@ -81,6 +47,7 @@ class SyncRun {
 @Injectable()
 export class SourceSync {
   private readonly siteZone: string;
+  private readonly parallelWrites: number;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -88,6 +55,7 @@ export class SourceSync {
     config: ConfigService,
   ) {
     this.siteZone = config.getOrThrow<AppConfig['site']>('site').timezone;
+    this.parallelWrites = dataSource.options.type === 'better-sqlite3' ? 1 : PARALLEL_WRITES;
   }
 
   async sync(source: CalendarSourceEntity, runId: number, user: AuthUser, calendar: FeedCalendar): Promise<SyncOutcome> {
@@ -116,7 +84,19 @@ export class SourceSync {
         run.problem(feed.uid, null, 'another VEVENT of the feed has the same UID: only the first is imported');
       else masters.set(feed.uid, feed);
     }
-    for (const feed of masters.values()) await this.guarded(run, feed, () => this.syncEvent(run, feed, wantedOf(feed, source, false)));
+    // the events and series' main events, several at once; then the exceptions, which need their series
+    const names = new NameLocks();
+    const mains = [...masters.values()];
+    const outcomes: Outcome[] = [];
+    await eachInParallel(mains, this.parallelWrites, async (feed, index) => {
+      const wanted = wantedOf(feed, source, false);
+      outcomes[index] = await names.holding(namesOf(wanted), () => this.outcome(run, feed, () => this.syncEvent(run, feed, wanted)));
+    });
+    mains.forEach((feed, index) => {
+      const outcome = outcomes[index];
+      if ('refused' in outcome) run.problem(feed.uid, feed.recurrenceId, outcome.refused);
+      else if (outcome.action) run.count(outcome.action);
+    });
     for (const feed of overrides) {
       const master = masters.get(feed.uid);
       await this.guarded(run, feed, () =>
@@ -127,15 +107,20 @@ export class SourceSync {
     return { counts: run.counts, problems: run.problems };
   }
 
-  /** One component's work; a refusal by the API's rules refuses that component only. */
+  /** One component's work, counted; a refusal by the API's rules refuses that component only. */
   private async guarded(run: SyncRun, feed: FeedEvent, work: () => Promise<Action | null>): Promise<void> {
+    const outcome = await this.outcome(run, feed, work);
+    if ('refused' in outcome) run.problem(feed.uid, feed.recurrenceId, outcome.refused);
+    else if (outcome.action) run.count(outcome.action);
+  }
+
+  private async outcome(run: SyncRun, feed: FeedEvent, work: () => Promise<Action | null>): Promise<Outcome> {
     run.seen.add(componentKey(feed.uid, feed.recurrenceId));
     try {
-      const action = await work();
-      if (action) run.count(action);
+      return { action: await work() };
     } catch (error) {
       if (!(error instanceof WriteRefused || error instanceof ComponentRefused)) throw error;
-      run.problem(feed.uid, feed.recurrenceId, error.message);
+      return { refused: error.message };
     }
   }
 
@@ -283,7 +268,10 @@ export class SourceSync {
       lastSeenRun: run.runId,
       createdUtc: nowUtcWall(),
     };
-    await this.dataSource.getRepository(CalendarSourceEventEntity).save(row);
+    // a mapping of this component is there only when its event was deleted since: then it is replaced
+    const repository = this.dataSource.getRepository(CalendarSourceEventEntity);
+    if (run.mappings.has(key)) await repository.save(row);
+    else await repository.insert(row);
     run.mappings.set(key, row);
   }
 }
