@@ -11,7 +11,7 @@ import { SourceRunner } from './source-runner.js';
 import { SourceRouteDoc } from './sources.docs.js';
 import { SourcesService } from './sources.service.js';
 
-/** `{api}/sources…`: iCalendar feeds subscribed to, their runs, run now (administrators only). */
+/** `{api}/sources…`: iCalendar feeds subscribed to, their runs and imported events, run now (administrators only). */
 @ApiTags('sources')
 @ApiRoutes()
 @Controller('sources')
@@ -80,5 +80,11 @@ export class SourcesController {
   @Get(':id/runs')
   async runs(@PathId() id: number, @Query() query: PageQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
     return sendList(res, await this.sources.runPage(id, query, ctx));
+  }
+
+  @SourceRouteDoc('events')
+  @Get(':id/events')
+  async events(@PathId() id: number, @Query() query: PageQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    return sendList(res, await this.sources.eventPage(id, query, ctx));
   }
 }
