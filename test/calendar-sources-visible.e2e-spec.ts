@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { nowUtcWall } from '../src/common/dates/wall-time.js';
+import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { CalendarSourceRunEntity } from '../src/sources/calendar-source-run.entity.js';
 import { CalendarSourceEntity } from '../src/sources/calendar-source.entity.js';
 import { ABANDONED_RUN_ERROR } from '../src/sources/source-run-history.js';
@@ -101,7 +102,7 @@ describe('calendar sources: what administrators and operators see', () => {
     const paged = await t.http().get(`${API}/sources/${id}/events?per_page=2&page=2`).set(admin);
     expect(paged.headers['x-wp-total']).toBe('3');
     expect(paged.headers['x-wp-totalpages']).toBe('2');
-    expect(paged.body.previous_rest_url).toBe(`${PUBLIC_URL}${API}/sources/${id}/events/?page=1&per_page=2`);
+    expect(paged.body.previous_rest_url).toBe(`${PUBLIC_URL}${API}/sources/${id}/events/?per_page=2`);
     expect(paged.headers.link).toContain(`<${paged.body.previous_rest_url as string}>; rel="prev"`);
     expect(paged.body.events).toEqual([items[2]]);
     expect((await t.http().get(`${API}/sources/${id}/events?page=0`).set(admin)).body.code).toBe('rest_invalid_param');
@@ -117,8 +118,22 @@ describe('calendar sources: what administrators and operators see', () => {
 
   it('is in the namespace index and /doc of every edition, in its language', async () => {
     const route = `/tribe/events/v1/sources/(?P<id>\\d+)/events`;
-    const english = (await t.http().get(API)).body.routes[route];
-    expect(english.methods).toEqual(['GET']);
+    const english = (await t.http().get(`${API}/doc`)).body.paths['/sources/{id}/events'].get;
+    expect(english.summary).toBe('List the events of a calendar source');
+    for (const lang of DEFAULT_EDITIONS.split(',')) {
+      const prefix = lang === 'en' ? '' : `/${lang}`;
+      const entry = (await t.http().get(`${prefix}${API}`)).body.routes[route];
+      expect({ lang, methods: entry?.methods, args: Object.keys(entry?.endpoints[0].args ?? {}).sort() }).toEqual({
+        lang,
+        methods: ['GET'],
+        args: ['id', 'page', 'per_page'],
+      });
+      const operation = (await t.http().get(`${prefix}${API}/doc`)).body.paths['/sources/{id}/events'].get;
+      expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['id', 'page', 'per_page']);
+      if (lang !== 'en') {
+        expect({ lang, same: operation.summary === english.summary || operation.description === english.description }).toEqual({ lang, same: false });
+      }
+    }
     const german = (await t.http().get(`/de${API}`)).body.routes[route];
     expect(german.endpoints[0].args.id.description).toBe('ID der Kalenderquelle.');
     const doc = (await t.http().get(`/de${API}/doc`)).body;
