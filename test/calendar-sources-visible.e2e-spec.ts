@@ -161,7 +161,7 @@ describe('calendar sources: what administrators and operators see', () => {
     await runSource(t, id); // 404: failed
 
     const metrics = await scrape();
-    const value = (name: string, labels: Record<string, string>) => metrics.value(name, { source, ...labels });
+    const value = (name: string, labels: Record<string, string>) => metrics.value(name, { source_id: source, ...labels });
     expect(metrics.families.get('calendar_source_runs_total')?.type).toBe('COUNTER');
     expect({
       completed: value('calendar_source_runs_total', { outcome: 'completed' }),
@@ -218,13 +218,13 @@ describe('calendar sources: what administrators and operators see', () => {
     // a paused source, which the schedule never runs: its look closes the run all the same, and leaves the source free and not due
     const before = (await t.http().get(`${API}/sources/${id}`).set(admin)).body.next_run_utc as string;
     const left = await leaveRunning(id, new Date(Date.now() - 1000));
-    const failedBefore = (await scrape()).value('calendar_source_failures_total', { source: String(id), kind: 'run' }) ?? 0;
+    const failedBefore = (await scrape()).value('calendar_source_failures_total', { source_id: String(id), kind: 'run' }) ?? 0;
     await t.app.get(SourceScheduler).wake();
     expect((await runsOf(id)).find((one) => one.id === left)).toMatchObject({ status: 'failed', error: ABANDONED_RUN_ERROR });
     const after = await db.getRepository(CalendarSourceEntity).findOneByOrFail({ id });
     expect({ token: after.leaseToken, until: after.leaseUntilUtc, next: after.nextRunUtc }).toEqual({ token: null, until: null, next: before });
     expect((await runsOf(id)).filter((one) => one.status === 'running')).toEqual([]);
-    expect((await scrape()).value('calendar_source_failures_total', { source: String(id), kind: 'run' })).toBe(failedBefore + 1);
+    expect((await scrape()).value('calendar_source_failures_total', { source_id: String(id), kind: 'run' })).toBe(failedBefore + 1);
   });
 
   it(`keeps the newest SOURCE_RUNS_KEPT runs of each source (${RUNS_KEPT} here)`, async () => {

@@ -14,32 +14,32 @@ export class SourceMetrics {
     metrics.counter({
       name: 'calendar_source_runs_total',
       help: 'Runs of calendar sources this process finished, by source id and outcome: completed, not_modified (the feed answered 304), failed (including runs a stopped process left running, closed by this one).',
-      labelNames: ['source', 'outcome'],
+      labelNames: ['source_id', 'outcome'],
       collect() {
         this.reset();
         for (const [source, { runs }] of totals)
-          for (const [outcome, count] of Object.entries(runs)) this.inc({ source: String(source), outcome }, count);
+          for (const [outcome, count] of Object.entries(runs)) this.inc({ source_id: String(source), outcome }, count);
       },
     });
     metrics.counter({
       name: 'calendar_source_events_total',
       help: "Events the runs of this process wrote, by source id and change: created, updated, trashed (cancelled, or gone from the feed).",
-      labelNames: ['source', 'change'],
+      labelNames: ['source_id', 'change'],
       collect() {
         this.reset();
         for (const [source, { created, updated, trashed }] of totals)
-          for (const [change, count] of Object.entries({ created, updated, trashed })) this.inc({ source: String(source), change }, count);
+          for (const [change, count] of Object.entries({ created, updated, trashed })) this.inc({ source_id: String(source), change }, count);
       },
     });
     metrics.counter({
       name: 'calendar_source_failures_total',
       help: 'Failures of the runs of this process, by source id and kind: run (the run failed as a whole; see its error), component (a part of the feed was refused; see the problems of the run).',
-      labelNames: ['source', 'kind'],
+      labelNames: ['source_id', 'kind'],
       collect() {
         this.reset();
         for (const [source, { runs, refused }] of totals) {
-          this.inc({ source: String(source), kind: 'run' }, runs.failed);
-          this.inc({ source: String(source), kind: 'component' }, refused);
+          this.inc({ source_id: String(source), kind: 'run' }, runs.failed);
+          this.inc({ source_id: String(source), kind: 'component' }, refused);
         }
       },
     });
