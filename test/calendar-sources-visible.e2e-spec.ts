@@ -44,7 +44,12 @@ describe('calendar sources: what administrators and operators see', () => {
     feeds.serve(
       '/club.ics',
       calendar(
-        vevent('UID:single-1', 'SUMMARY:Open day', 'DTSTART;TZID=Europe/Berlin:20270305T100000', 'DTEND;TZID=Europe/Berlin:20270305T160000'),
+        vevent(
+          'UID:single-1',
+          'SUMMARY:Open day',
+          'DTSTART;TZID=Europe/Berlin:20270305T100000',
+          'DTEND;TZID=Europe/Berlin:20270305T160000',
+        ),
         vevent(
           'UID:weekly-1',
           'SUMMARY:Choir practice',
@@ -93,7 +98,10 @@ describe('calendar sources: what administrators and operators see', () => {
     for (const item of items) {
       expect(item.rest_url).toBe(`${PUBLIC_URL}${API}/events/${item.event_id as number}`);
       // the v1 event answers stay as they were: nothing about sources in them
-      const event = await t.http().get(`${API}/events/${item.event_id as number}`).set(admin);
+      const event = await t
+        .http()
+        .get(`${API}/events/${item.event_id as number}`)
+        .set(admin);
       expect(event.status).toBe(200);
       expect(Object.keys(event.body).filter((key) => /uid|source/i.test(key))).toEqual([]);
       expect(event.body.title).toBe(item.title);
@@ -131,7 +139,10 @@ describe('calendar sources: what administrators and operators see', () => {
       const operation = (await t.http().get(`${prefix}${API}/doc`)).body.paths['/sources/{id}/events'].get;
       expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['id', 'page', 'per_page']);
       if (lang !== 'en') {
-        expect({ lang, same: operation.summary === english.summary || operation.description === english.description }).toEqual({ lang, same: false });
+        expect({ lang, same: operation.summary === english.summary || operation.description === english.description }).toEqual({
+          lang,
+          same: false,
+        });
       }
     }
     const german = (await t.http().get(`/de${API}`)).body.routes[route];
@@ -191,7 +202,9 @@ describe('calendar sources: what administrators and operators see', () => {
         finishedUtc: null,
       }),
     );
-    await db.getRepository(CalendarSourceEntity).update({ id: sourceId }, { leaseToken: 'a-process-that-died', leaseUntilUtc: nowUtcWall(leaseUntil) });
+    await db
+      .getRepository(CalendarSourceEntity)
+      .update({ id: sourceId }, { leaseToken: 'a-process-that-died', leaseUntilUtc: nowUtcWall(leaseUntil) });
     return run.id;
   };
   const runsOf = async (id: number) =>
@@ -222,7 +235,11 @@ describe('calendar sources: what administrators and operators see', () => {
     await t.app.get(SourceScheduler).wake();
     expect((await runsOf(id)).find((one) => one.id === left)).toMatchObject({ status: 'failed', error: ABANDONED_RUN_ERROR });
     const after = await db.getRepository(CalendarSourceEntity).findOneByOrFail({ id });
-    expect({ token: after.leaseToken, until: after.leaseUntilUtc, next: after.nextRunUtc }).toEqual({ token: null, until: null, next: before });
+    expect({ token: after.leaseToken, until: after.leaseUntilUtc, next: after.nextRunUtc }).toEqual({
+      token: null,
+      until: null,
+      next: before,
+    });
     expect((await runsOf(id)).filter((one) => one.status === 'running')).toEqual([]);
     expect((await scrape()).value('calendar_source_failures_total', { source_id: String(id), kind: 'run' })).toBe(failedBefore + 1);
   });

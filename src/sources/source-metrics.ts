@@ -23,12 +23,13 @@ export class SourceMetrics {
     });
     metrics.counter({
       name: 'calendar_source_events_total',
-      help: "Events the runs of this process wrote, by source id and change: created, updated, trashed (cancelled, or gone from the feed).",
+      help: 'Events the runs of this process wrote, by source id and change: created, updated, trashed (cancelled, or gone from the feed).',
       labelNames: ['source_id', 'change'],
       collect() {
         this.reset();
         for (const [source, { created, updated, trashed }] of totals)
-          for (const [change, count] of Object.entries({ created, updated, trashed })) this.inc({ source_id: String(source), change }, count);
+          for (const [change, count] of Object.entries({ created, updated, trashed }))
+            this.inc({ source_id: String(source), change }, count);
       },
     });
     metrics.counter({

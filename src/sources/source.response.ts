@@ -98,7 +98,9 @@ export class SourceEventResponse {
   @ApiProperty({ type: 'string' })
   uid: string;
 
-  @Doc('RECURRENCE-ID of the VEVENT when it changes one occurrence of a series (a date, or a date and time in UTC); null for an event or a series.')
+  @Doc(
+    'RECURRENCE-ID of the VEVENT when it changes one occurrence of a series (a date, or a date and time in UTC); null for an event or a series.',
+  )
   @ApiProperty({ type: 'string', nullable: true })
   recurrence_id: string | null;
 
