@@ -11,7 +11,6 @@ import { literalAddress } from '../common/net/outbound-target.js';
 import type { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js';
 import { CategoryEntity } from '../categories/category.entity.js';
-import { EventEntity } from '../events/event.entity.js';
 import { Editions } from '../editions/editions.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
@@ -21,7 +20,7 @@ import { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
 import { CalendarSourceRunEntity } from './calendar-source-run.entity.js';
 import { CalendarSourceEntity } from './calendar-source.entity.js';
 import type { SourceFieldsDto } from './dto/source-fields.dto.js';
-import { runView, sourceEventView, sourceView } from './source-views.js';
+import { runView, sourceView } from './source-views.js';
 import type { SourceResponse, SourceRunResponse } from './source.response.js';
 
 const FIELD_ORDER = [
@@ -159,58 +158,6 @@ export class SourcesService {
       await manager.delete(CalendarSourceEntity, { id });
     });
     return view;
-  }
-
-  async runPage(id: number, query: PageQueryDto, ctx: RequestContext) {
-    ParamProblems.from(query).throwIfAny(['page', 'per_page']);
-    this.assertAdministrator(ctx);
-    await this.require(id);
-    const paging = resolvePaging(query, this.lists);
-    const [rows, total] = await this.dataSource.getRepository(CalendarSourceRunEntity).findAndCount({
-      where: { sourceId: id },
-      order: { id: 'DESC' },
-      skip: paging.offset,
-      take: paging.perPage,
-    });
-    const pages = totalPages(total, paging.perPage);
-    const links = listLinks(`${ctx.api}/sources/${id}/runs`, paging, pages, []);
-    return { headers: { total, totalPages: pages }, body: { runs: rows.map(runView), ...links, total, total_pages: pages } };
-  }
-
-  /**
-   * The events the source imported, one per `VEVENT` it maps (a series once, an occurrence the feed
-   * changes on its own once more), by event id; events deleted for good since are left out.
-   */
-  async eventPage(id: number, query: PageQueryDto, ctx: RequestContext) {
-    ParamProblems.from(query).throwIfAny(['page', 'per_page']);
-    this.assertAdministrator(ctx);
-    await this.require(id);
-    const paging = resolvePaging(query, this.lists);
-    const [rows, total] = await this.dataSource
-      .getRepository(CalendarSourceEventEntity)
-      .createQueryBuilder('m')
-      .select(['m.sourceId', 'm.componentKey', 'm.uid', 'm.recurrenceId', 'm.eventId'])
-      .innerJoin(EventEntity, 'e', 'e.id = m.event_id')
-      .where('m.source_id = :id', { id })
-      .orderBy('m.eventId', 'ASC')
-      .addOrderBy('m.componentKey', 'ASC')
-      .offset(paging.offset)
-      .limit(paging.perPage)
-      .getManyAndCount();
-    const events = rows.length
-      ? await this.dataSource.getRepository(EventEntity).find({
-          select: { id: true, title: true, status: true, startLocal: true },
-          where: { id: In(rows.map((row) => row.eventId)) },
-        })
-      : [];
-    const byId = new Map(events.map((event) => [event.id, event]));
-    const items = rows.flatMap((row) => {
-      const event = byId.get(row.eventId);
-      return event ? [sourceEventView(row, event, ctx.api)] : [];
-    });
-    const pages = totalPages(total, paging.perPage);
-    const links = listLinks(`${ctx.api}/sources/${id}/events`, paging, pages, []);
-    return { headers: { total, totalPages: pages }, body: { events: items, ...links, total, total_pages: pages } };
   }
 
   /** The newest runs of a source, for the command-line tool. */
