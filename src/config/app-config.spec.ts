@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       loginAccountFailures: 50,
       loginWindowSeconds: 900,
     });
+    expect(config.sources).toEqual({ runsKept: 50 });
+    expect(loadConfig({ SOURCE_RUNS_KEPT: '200' }).sources).toEqual({ runsKept: 200 });
   });
 
   it('derives the global id base and public path from PUBLIC_URL', () => {
@@ -66,6 +68,8 @@ describe('loadConfig', () => {
     ['ICS_MAX_EVENTS', '10001'],
     ['ICS_WAITING_MAX', '-1'],
     ['ICS_WAITING_MAX', '1001'],
+    ['SOURCE_RUNS_KEPT', '0'],
+    ['SOURCE_RUNS_KEPT', 'all'],
   ])('refuses %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {

@@ -28,6 +28,7 @@ export interface AppConfig {
   limits: LimitsConfig;
   changes: ChangesConfig;
   webhooks: WebhooksConfig;
+  sources: SourcesConfig;
   outbound: OutboundConfig;
   log: LogConfig;
   metrics: MetricsConfig;
@@ -96,6 +97,11 @@ export interface WebhooksConfig {
   timeoutMs: number;
   /** How long finished deliveries and their attempts are kept (`WEBHOOK_LOG_RETENTION_DAYS`). */
   logRetentionDays: number;
+}
+
+export interface SourcesConfig {
+  /** Runs kept per calendar source, the newest; older ones are deleted after each run (`SOURCE_RUNS_KEPT`). */
+  runsKept: number;
 }
 
 export interface LogConfig {
@@ -192,6 +198,9 @@ export function loadConfig(given: Env): AppConfig {
       maxAttempts: integer(read('WEBHOOK_MAX_ATTEMPTS') ?? '8', 'WEBHOOK_MAX_ATTEMPTS', 1, 20),
       timeoutMs: integer(read('WEBHOOK_TIMEOUT_MS') ?? '10000', 'WEBHOOK_TIMEOUT_MS', 100, 120_000),
       logRetentionDays: decimal(read('WEBHOOK_LOG_RETENTION_DAYS') ?? '7', 'WEBHOOK_LOG_RETENTION_DAYS', 0.00001, 3650),
+    },
+    sources: {
+      runsKept: integer(read('SOURCE_RUNS_KEPT') ?? '50', 'SOURCE_RUNS_KEPT', 1, 100_000),
     },
     outbound: readOutboundConfig(read),
     log: {

@@ -8,12 +8,14 @@ import { nowUtcWall } from '../common/dates/wall-time.js';
 import { wallToDate } from '../common/sql/columns.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
+import { onPrimary } from '../common/sql/read-routing.js';
 import type { AuthUser } from '../common/http/request-context.js';
 import { UserEntity } from '../users/user.entity.js';
-import { CalendarSourceRunEntity, type SourceRunCounts } from './calendar-source-run.entity.js';
+import type { CalendarSourceRunEntity } from './calendar-source-run.entity.js';
 import { CalendarSourceEntity } from './calendar-source.entity.js';
 import { FeedRefused, readFeed } from './feed-calendar.js';
 import { fetchFeed, FeedUnavailable } from './feed-fetch.js';
+import { SourceRunHistory } from './source-run-history.js';
 import { SourceSync } from './source-sync.js';
 import { runView } from './source-views.js';
 import type { SourceRunResponse } from './source.response.js';
@@ -21,7 +23,6 @@ import type { SourceRunResponse } from './source.response.js';
 /** How long a lease holds without being renewed: a process that died leaves its source to others after this. */
 export const LEASE_MS = 5 * 60_000;
 const RENEW_MS = 60_000;
-const NO_COUNTS: SourceRunCounts = { created: 0, updated: 0, unchanged: 0, kept: 0, trashed: 0, refused: 0 };
 
 const wallIn = (ms: number) => nowUtcWall(new Date(Date.now() + ms));
 
@@ -41,6 +42,7 @@ export class SourceRunner implements OnApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sync: SourceSync,
+    private readonly history: SourceRunHistory,
     config: ConfigService,
   ) {
     this.outbound = config.getOrThrow<OutboundConfig>('outbound');
@@ -52,9 +54,9 @@ export class SourceRunner implements OnApplicationShutdown {
 
   /** A manual run: started now (409 while another runs it), carried on in the background; answers the run as started. */
   async start(source: CalendarSourceEntity, startedBy: 'manual' | 'schedule'): Promise<SourceRunResponse> {
-    const token = await this.lease(source.id);
+    const token = await this.claim(source.id);
     if (!token) throw new ApiError(409, ErrorCode.SourceRunning, { id: source.id });
-    const run = await this.openRun(source.id, startedBy);
+    const run = await this.history.open(source.id, startedBy);
     const work = this.execute(source.id, run, token).finally(() => this.running.delete(work));
     this.running.add(work);
     return runView(run);
@@ -62,14 +64,51 @@ export class SourceRunner implements OnApplicationShutdown {
 
   /** A run in this process, awaited (the scheduler's and the command line's); null when another process holds the source. */
   async runNow(sourceId: number, startedBy: 'manual' | 'schedule'): Promise<SourceRunResponse | null> {
-    const token = await this.lease(sourceId);
+    const token = await this.claim(sourceId);
     if (!token) return null;
-    const run = await this.openRun(sourceId, startedBy);
+    const run = await this.history.open(sourceId, startedBy);
     return runView(await this.execute(sourceId, run, token));
   }
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Closes the runs left `running` by processes that stopped, for the sources nobody holds (paused
+   * ones included, which no schedule runs): each is taken with its lease, closed, and given back
+   * without moving its next run. Returns how many runs were closed.
+   */
+  async closeAbandonedRuns(): Promise<number> {
+    const sources = await onPrimary(() =>
+      this.dataSource
+        .getRepository(CalendarSourceEntity)
+        .createQueryBuilder('s')
+        .select('s.id', 'id')
+        .where('(s.lease_until_utc IS NULL OR s.lease_until_utc < :now)', { now: wallToDate(nowUtcWall()) })
+        .andWhere("EXISTS (SELECT 1 FROM calendar_source_runs r WHERE r.source_id = s.id AND r.status = 'running')")
+        .getRawMany<{ id: number | string }>(),
+    );
+    let closed = 0;
+    for (const { id } of sources) {
+      const token = await this.lease(Number(id));
+      if (!token) continue;
+      try {
+        closed += await this.history.closeAbandoned(Number(id));
+      } finally {
+        await this.dataSource
+          .getRepository(CalendarSourceEntity)
+          .update({ id: Number(id), leaseToken: token }, { leaseToken: null, leaseUntilUtc: null });
+      }
+    }
+    return closed;
+  }
+
+  /** The source's lease, and with it the runs its last holder left `running` closed as failed; null when someone holds it. */
+  private async claim(sourceId: number): Promise<string | null> {
+    const token = await this.lease(sourceId);
+    if (token) await this.history.closeAbandoned(sourceId);
+    return token;
   }
 
   /** Takes the source's lease when nobody holds it; returns the token, or null. */
@@ -82,23 +121,6 @@ export class SourceRunner implements OnApplicationShutdown {
       .where('id = :id AND (lease_until_utc IS NULL OR lease_until_utc < :now)', { id: sourceId, now: wallToDate(nowUtcWall()) })
       .execute();
     return result.affected === 1 ? token : null;
-  }
-
-  private async openRun(sourceId: number, startedBy: string): Promise<CalendarSourceRunEntity> {
-    const runs = this.dataSource.getRepository(CalendarSourceRunEntity);
-    return runs.save(
-      runs.create({
-        sourceId,
-        startedBy,
-        status: 'running',
-        httpStatus: null,
-        counts: NO_COUNTS,
-        problems: [],
-        error: null,
-        startedUtc: nowUtcWall(),
-        finishedUtc: null,
-      }),
-    );
   }
 
   /** The run itself: fetch, read, sync; the run row finished and the lease given back whatever happens. */
@@ -133,8 +155,7 @@ export class SourceRunner implements OnApplicationShutdown {
       });
     } finally {
       clearInterval(renew);
-      run.finishedUtc = nowUtcWall();
-      await this.dataSource.getRepository(CalendarSourceRunEntity).save(run);
+      await this.history.finish(run);
       if (source) {
         await sources.update(
           { id: sourceId, leaseToken: token },

@@ -16,7 +16,8 @@ const DUE_PER_PASS = 20;
  * Runs the sources that are due, in every server process: each looks every
  * {@link SOURCES_CHECK_INTERVAL_MS} (and at once when a source is added or run by hand here) and
  * runs the due sources one after the other. The runner's lease decides who runs a source when two
- * processes look at once: the other one skips it.
+ * processes look at once: the other one skips it. Each look first closes the runs that processes
+ * which stopped left `running`.
  */
 @Injectable()
 export class SourceScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -64,6 +65,7 @@ export class SourceScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async runDue(): Promise<void> {
+    await this.runner.closeAbandonedRuns();
     const now = wallToDate(nowUtcWall());
     const due = await onPrimary(() =>
       this.dataSource

@@ -1,6 +1,8 @@
+import type { EventEntity } from '../events/event.entity.js';
+import type { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
 import type { CalendarSourceRunEntity } from './calendar-source-run.entity.js';
 import type { CalendarSourceEntity } from './calendar-source.entity.js';
-import type { SourceResponse, SourceRunResponse } from './source.response.js';
+import type { SourceEventResponse, SourceResponse, SourceRunResponse } from './source.response.js';
 
 export function runView(run: CalendarSourceRunEntity): SourceRunResponse {
   return {
@@ -36,5 +38,22 @@ export function sourceView(row: CalendarSourceEntity, lastRun: CalendarSourceRun
     created_utc: row.createdUtc,
     modified_utc: row.modifiedUtc,
     runs_url: `${api}/sources/${row.id}/runs`,
+    events_url: `${api}/sources/${row.id}/events`,
+  };
+}
+
+export function sourceEventView(
+  row: CalendarSourceEventEntity,
+  event: Pick<EventEntity, 'id' | 'title' | 'status' | 'startLocal'>,
+  api: string,
+): SourceEventResponse {
+  return {
+    uid: row.uid,
+    recurrence_id: row.recurrenceId === '' ? null : row.recurrenceId,
+    event_id: event.id,
+    title: event.title,
+    status: event.status,
+    start_date: event.startLocal,
+    rest_url: `${api}/events/${event.id}`,
   };
 }

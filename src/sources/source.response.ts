@@ -91,6 +91,40 @@ export class SourceRunResponse {
   error: string | null;
 }
 
+/** An event a source imported, with the `VEVENT` it came from. */
+@ResponseSchema('SourceEvent')
+export class SourceEventResponse {
+  @Doc('UID of the VEVENT the event came from.')
+  @ApiProperty({ type: 'string' })
+  uid: string;
+
+  @Doc(
+    'RECURRENCE-ID of the VEVENT when it changes one occurrence of a series (a date, or a date and time in UTC); null for an event or a series.',
+  )
+  @ApiProperty({ type: 'string', nullable: true })
+  recurrence_id: string | null;
+
+  @Doc('ID of the event.')
+  @ApiProperty({ type: 'integer' })
+  event_id: number;
+
+  @Doc('Title of the event.')
+  @ApiProperty({ type: 'string' })
+  title: string;
+
+  @Doc('Status of the event (trash when the feed cancelled it or it left the feed).')
+  @ApiProperty({ type: 'string' })
+  status: string;
+
+  @Doc('Start of the event, in its time zone.')
+  @ApiProperty({ type: 'string', example: '2026-11-23 09:30:00' })
+  start_date: string;
+
+  @Doc('The event in the API.')
+  @ApiProperty({ type: 'string', format: 'uri' })
+  rest_url: string;
+}
+
 /** A calendar source as administrators see it. */
 @ResponseSchema('Source')
 export class SourceResponse {
@@ -161,4 +195,8 @@ export class SourceResponse {
   @Doc('The runs of the source.')
   @ApiProperty({ type: 'string', format: 'uri' })
   runs_url: string;
+
+  @Doc('The events the source imported, each with its UID.')
+  @ApiProperty({ type: 'string', format: 'uri' })
+  events_url: string;
 }

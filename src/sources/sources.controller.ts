@@ -7,17 +7,19 @@ import { Ctx, PathId } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { PageQueryDto } from '../common/paging/page-query.dto.js';
 import { CreateSourceDto, UpdateSourceDto } from './dto/source-fields.dto.js';
+import { SourceActivityService } from './source-activity.service.js';
 import { SourceRunner } from './source-runner.js';
 import { SourceRouteDoc } from './sources.docs.js';
 import { SourcesService } from './sources.service.js';
 
-/** `{api}/sources…`: iCalendar feeds subscribed to, their runs, run now (administrators only). */
+/** `{api}/sources…`: iCalendar feeds subscribed to, their runs and imported events, run now (administrators only). */
 @ApiTags('sources')
 @ApiRoutes()
 @Controller('sources')
 export class SourcesController {
   constructor(
     private readonly sources: SourcesService,
+    private readonly activity: SourceActivityService,
     private readonly runner: SourceRunner,
   ) {}
 
@@ -79,6 +81,12 @@ export class SourcesController {
   @SourceRouteDoc('runs')
   @Get(':id/runs')
   async runs(@PathId() id: number, @Query() query: PageQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
-    return sendList(res, await this.sources.runPage(id, query, ctx));
+    return sendList(res, await this.activity.runPage(id, query, ctx));
+  }
+
+  @SourceRouteDoc('events')
+  @Get(':id/events')
+  async events(@PathId() id: number, @Query() query: PageQueryDto, @Ctx() ctx: RequestContext, @Res({ passthrough: true }) res: Response) {
+    return sendList(res, await this.activity.eventPage(id, query, ctx));
   }
 }

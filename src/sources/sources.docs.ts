@@ -3,18 +3,27 @@ import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, getSchemaPath } fr
 import { ErrorResponse } from '../common/errors/error.response.js';
 import { listPageResponse } from '../common/paging/list-page.response.js';
 import { RESPONSE_TEXT } from '../common/openapi/route-doc.js';
-import { SourceResponse, SourceRunCountsResponse, SourceRunProblemResponse, SourceRunResponse } from './source.response.js';
+import {
+  SourceEventResponse,
+  SourceResponse,
+  SourceRunCountsResponse,
+  SourceRunProblemResponse,
+  SourceRunResponse,
+} from './source.response.js';
 
 const SourceList = listPageResponse('sources', SourceResponse);
 const RunList = listPageResponse('runs', SourceRunResponse);
+const EventList = listPageResponse('events', SourceEventResponse, 'SourceEventsPage');
 
-type Operation = 'list' | 'create' | 'read' | 'update' | 'delete' | 'run' | 'runs';
+type Operation = 'list' | 'create' | 'read' | 'update' | 'delete' | 'run' | 'runs' | 'events';
 
 const NOT_FOUND = 'No calendar source has this ID.';
 
+const SCHEMAS = { one: SourceResponse, list: SourceList, run: SourceRunResponse, runs: RunList, events: EventList };
+
 const OPERATIONS: Record<
   Operation,
-  { summary: string; description: string; answers: Array<[number, string?]>; body: 'one' | 'list' | 'run' | 'runs' }
+  { summary: string; description: string; answers: Array<[number, string?]>; body: keyof typeof SCHEMAS }
 > = {
   list: {
     summary: 'List calendar sources',
@@ -60,15 +69,29 @@ const OPERATIONS: Record<
     answers: [[200], [400], [401], [403], [404, NOT_FOUND]],
     body: 'runs',
   },
+  events: {
+    summary: 'List the events of a calendar source',
+    description:
+      'Returns the events the source imported, by event ID, each with the UID (and the RECURRENCE-ID, for an occurrence the feed changes on its own) of the VEVENT it came from. A series is listed once. Administrators only.',
+    answers: [[200], [400], [401], [403], [404, NOT_FOUND]],
+    body: 'events',
+  },
 };
-
-const SCHEMAS = { one: SourceResponse, list: SourceList, run: SourceRunResponse, runs: RunList };
 
 /** The OpenAPI description of a route of `/sources`. */
 export function SourceRouteDoc(operation: Operation, withId = true): MethodDecorator {
   const { summary, description, answers, body } = OPERATIONS[operation];
   const decorators = [
-    ApiExtraModels(SourceResponse, SourceRunResponse, SourceRunCountsResponse, SourceRunProblemResponse, SourceList, RunList),
+    ApiExtraModels(
+      SourceResponse,
+      SourceRunResponse,
+      SourceRunCountsResponse,
+      SourceRunProblemResponse,
+      SourceEventResponse,
+      SourceList,
+      RunList,
+      EventList,
+    ),
     ApiOperation({ summary, description }),
     ...(withId ? [ApiParam({ name: 'id', type: 'integer', required: true, description: 'ID of the calendar source.' })] : []),
   ];

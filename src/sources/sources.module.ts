@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module.js';
 import { SourceEventWrites } from './source-event-writes.js';
+import { SourceMetrics } from './source-metrics.js';
+import { SourceActivityService } from './source-activity.service.js';
+import { SourceRunHistory } from './source-run-history.js';
 import { SourceRunner } from './source-runner.js';
 import { SourceScheduler } from './source-scheduler.js';
 import { SourceSync } from './source-sync.js';
@@ -15,7 +18,16 @@ import { SourcesService } from './sources.service.js';
 @Module({
   imports: [EventsModule],
   controllers: [SourcesController],
-  providers: [SourcesService, SourceRunner, SourceScheduler, SourceSync, SourceEventWrites],
+  providers: [
+    SourcesService,
+    SourceActivityService,
+    SourceRunner,
+    SourceRunHistory,
+    SourceMetrics,
+    SourceScheduler,
+    SourceSync,
+    SourceEventWrites,
+  ],
   exports: [SourcesService, SourceRunner],
 })
 export class SourcesModule {}

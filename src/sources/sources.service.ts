@@ -160,22 +160,6 @@ export class SourcesService {
     return view;
   }
 
-  async runPage(id: number, query: PageQueryDto, ctx: RequestContext) {
-    ParamProblems.from(query).throwIfAny(['page', 'per_page']);
-    this.assertAdministrator(ctx);
-    await this.require(id);
-    const paging = resolvePaging(query, this.lists);
-    const [rows, total] = await this.dataSource.getRepository(CalendarSourceRunEntity).findAndCount({
-      where: { sourceId: id },
-      order: { id: 'DESC' },
-      skip: paging.offset,
-      take: paging.perPage,
-    });
-    const pages = totalPages(total, paging.perPage);
-    const links = listLinks(`${ctx.api}/sources/${id}/runs`, paging, pages, []);
-    return { headers: { total, totalPages: pages }, body: { runs: rows.map(runView), ...links, total, total_pages: pages } };
-  }
-
   /** The newest runs of a source, for the command-line tool. */
   async recentRuns(id: number, count: number): Promise<SourceRunResponse[]> {
     await this.require(id);

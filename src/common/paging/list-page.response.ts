@@ -28,18 +28,23 @@ const TAIL_PROPERTIES = {
 const pages = new Map<string, { item: Type; page: Type }>();
 
 /**
- * The documented class of a list answer whose records are `item`s under `key` (one class per key; the
- * key comes first, as on the wire, so it is declared on a base class).
+ * The documented class of a list answer whose records are `item`s under `key` (one class per schema
+ * name, `<Key>Page` unless `name` says otherwise: a second list of other records under the same key
+ * needs a name of its own; the key comes first, as on the wire, so it is declared on a base class).
  */
-export function listPageResponse<K extends string, T>(key: K, item: Type<T>): Type<ListPage<K, T>> {
-  const known = pages.get(key);
-  if (known && known.item !== item) throw new Error(`The list key ${key} is already documented with another record class`);
+export function listPageResponse<K extends string, T>(
+  key: K,
+  item: Type<T>,
+  name = `${key.charAt(0).toUpperCase()}${key.slice(1)}Page`,
+): Type<ListPage<K, T>> {
+  const known = pages.get(name);
+  if (known && known.item !== item) throw new Error(`The list schema ${name} is already documented with another record class`);
   if (known) return known.page as Type<ListPage<K, T>>;
   class Records {}
   ApiPropertyOptional({ type: 'array', items: { $ref: getSchemaPath(item) } })(Records.prototype, key);
   class Page extends Records {}
   for (const [name, options] of Object.entries(TAIL_PROPERTIES)) ApiPropertyOptional(options)(Page.prototype, name);
-  ResponseSchema(`${key.charAt(0).toUpperCase()}${key.slice(1)}Page`, item)(Page);
-  pages.set(key, { item, page: Page });
+  ResponseSchema(name, item)(Page);
+  pages.set(name, { item, page: Page });
   return Page as Type<ListPage<K, T>>;
 }
