@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 
 /**
  * The example backup schedule of deploy/backup/ (docs/OPERATIONS.md, "A backup schedule"): the script
@@ -11,13 +11,22 @@ import Database from 'better-sqlite3';
  * the BACKUP_KEEP newest backups, removing none when the backup fails. Run here on a SQLite file; on a
  * MySQL/MariaDB run (DATABASE_URL) also with mysqldump against that database.
  */
+/** The little of better-sqlite3 (installed with the service, without type declarations) used here. */
+interface SqliteDatabase {
+  pragma(statement: string): unknown;
+  exec(sql: string): void;
+  prepare(sql: string): { run(...values: unknown[]): unknown; get(...values: unknown[]): unknown };
+  close(): void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string, options?: { readonly?: boolean }) => SqliteDatabase;
+
 const SCRIPT = join(process.cwd(), 'deploy/backup/calendar-backup.sh');
 const BACKUP_NAME = /^calendar-\d{8}-\d{6}\.(sqlite|sql\.gz)$/;
 
 let dir: string;
 let backups: string;
 let sqlitePath: string;
-let server: Database.Database;
+let server: SqliteDatabase;
 
 function runBackup(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   // the service's environment without any database of the test run's own, plus what the case gives
@@ -120,7 +129,12 @@ describe('deploy/backup/calendar-backup.sh', () => {
     const mysqlBackups = join(dir, 'mysql-backups');
     mkdirSync(mysqlBackups);
     for (const name of ['calendar-20260101-031500.sql.gz', 'calendar-20260102-031500.sql.gz']) writeFileSync(join(mysqlBackups, name), '');
-    const dumped = await runBackup({ DATABASE_URL: databaseUrl as string, BACKUP_MYSQL_CNF: cnf, BACKUP_DIR: mysqlBackups, BACKUP_KEEP: '2' });
+    const dumped = await runBackup({
+      DATABASE_URL: databaseUrl as string,
+      BACKUP_MYSQL_CNF: cnf,
+      BACKUP_DIR: mysqlBackups,
+      BACKUP_KEEP: '2',
+    });
     expect(dumped).toMatchObject({ code: 0, stderr: '' });
     const files = readdirSync(mysqlBackups).sort();
     expect(files).toHaveLength(2);

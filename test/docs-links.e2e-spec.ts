@@ -7,7 +7,13 @@ import { dirname, join, relative, resolve } from 'node:path';
  * (anchors as GitHub makes them from the heading's text). Links to other sites are not followed.
  */
 const ROOT = process.cwd();
-const PAGES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The page without fenced code blocks and inline code, where brackets and `#` lines are not Markdown. */
 function prose(markdown: string): string[] {
@@ -96,11 +102,17 @@ describe('links in the documentation', () => {
     expect(slug('MySQL / MariaDB')).toBe('mysql--mariadb');
     expect(slug('8.4 Organizer')).toBe('84-organizer');
     expect(slug('Domain events: reacting to changes')).toBe('domain-events-reacting-to-changes');
-    expect([...anchors('# A\n## Notes\n```sh\n# not a heading\n```\n## Notes\n<a id="here"></a>')]).toEqual(['a', 'notes', 'notes-1', 'here']);
+    expect([...anchors('# A\n## Notes\n```sh\n# not a heading\n```\n## Notes\n<a id="here"></a>')]).toEqual([
+      'a',
+      'notes',
+      'notes-1',
+      'here',
+    ]);
   });
 
   it('finds the links of a page, and only outside code', () => {
-    const page = 'See [a](docs/A.md#x), [b](<B.md>) and [c](https://example.org).\n`[not](a-link.md)`\n```\n[nor](this.md)\n```\n[ref]: docs/C.md';
+    const page =
+      'See [a](docs/A.md#x), [b](<B.md>) and [c](https://example.org).\n`[not](a-link.md)`\n```\n[nor](this.md)\n```\n[ref]: docs/C.md';
     expect(linkTargets(page).map(({ target }) => target)).toEqual(['docs/A.md#x', 'B.md', 'https://example.org', 'docs/C.md']);
   });
 
@@ -123,7 +135,9 @@ describe('links in the documentation', () => {
   });
 
   it('checks pages that have links at all', () => {
-    const relativeLinks = PAGES.flatMap((page) => linkTargets(readPage(page) as string).filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target)));
+    const relativeLinks = PAGES.flatMap((page) =>
+      linkTargets(readPage(page) as string).filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target)),
+    );
     expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/OPERATIONS.md', 'docs/CONFIGURATION.md']));
     expect(relativeLinks.length).toBeGreaterThan(50);
   });
