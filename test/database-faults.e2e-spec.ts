@@ -161,7 +161,7 @@ describeOnMysql('database faults (MySQL/MariaDB through a TCP proxy)', () => {
       const stored = new Map((rows as Array<{ name: string; copies: number }>).map((row) => [row.name, Number(row.copies)]));
       // an acknowledged write is stored exactly once; no write is ever stored twice. A refused write
       // whose COMMIT reached the database just before it went silent may be stored (its answer was
-      // lost on the way back): 503 means "unknown", as documented in the README.
+      // lost on the way back): 503 means "unknown", as docs/DATABASE.md says.
       for (const { name, status } of answers) {
         expect([201, 503]).toContain(status);
         const copies = stored.get(name) ?? 0;

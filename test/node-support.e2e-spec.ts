@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * README "Supported Node versions": the range `engines` declares, the Node these tests run on is in
+ * docs/DEVELOPMENT.md "Supported Node versions" (the README links there): the range `engines` declares, the Node these tests run on is in
  * it, and every installed package (development tools included) accepts the lowest version of each
  * line of it, so `npm ci` prints no EBADENGINE anywhere in the range (CI also fails on one).
  */
@@ -11,8 +11,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { en
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
 };
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.split('\n## ').find((part) => part.startsWith('Supported Node versions')) ?? '';
+const development = readFileSync(join(ROOT, 'docs/DEVELOPMENT.md'), 'utf8');
+const section = development.split('\n## ').find((part) => part.startsWith('Supported Node versions')) ?? '';
 
 type Version = [number, number, number];
 const parse = (version: string): Version => version.replace(/^v/, '').split('.').map(Number) as Version;
@@ -75,11 +75,11 @@ describe('Node version support', () => {
     expect(satisfies('20.20.2', '>=22')).toBe(false);
   });
 
-  it('states in the README the same Node range as package.json engines, and this Node is in it', () => {
+  it('states in docs/DEVELOPMENT.md the same Node range as package.json engines, and this Node is in it', () => {
     expect(section).not.toBe('');
     expect(section).toContain(`\`"node": "${pkg.engines.node}"\``);
     expect(satisfies(process.version, pkg.engines.node)).toBe(true);
-    // the README's stated versions match the range (no claim the range does not make)
+    // the stated versions match the range (no claim the range does not make)
     expect(section).toMatch(/^Node 22\.22\.3 or later 22\.x, 24\.15 or later 24\.x, and 26 or later:/m);
     for (const [version, inside] of [
       ['20.20.2', false],
