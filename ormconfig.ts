@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { DataSource, type Logger } from 'typeorm';
+import type { Logger } from 'typeorm';
 import { readConfig } from './src/config/app-config.js';
 import { resolveDataSourceOptions } from './src/database/data-source-options.js';
+import { MigrationLockingDataSource } from './src/database/migration-lock.js';
 
 /**
  * What `migration:run` and `migration:revert` print: which migrations ran and any error, not every SQL
@@ -18,5 +19,5 @@ const logger: Logger = {
   },
 };
 
-/** The data source of the TypeORM command line (`npm run migration:run`), built from the app's config. */
-export default new DataSource({ ...(await resolveDataSourceOptions(readConfig().database)), logger });
+/** The data source of the TypeORM command line (`npm run migration:run`), built from the app's config; it migrates under the migration lock. */
+export default new MigrationLockingDataSource({ ...(await resolveDataSourceOptions(readConfig().database)), logger });

@@ -2,8 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { resolveDataSourceOptions } from '../database/data-source-options.js';
+import { MigrationLockingDataSource } from '../database/migration-lock.js';
 import { serializeSqliteTransactions } from '../database/sqlite-transactions.js';
 import { DataVersionService } from '../cache/data-version.service.js';
 import { TecImporter } from '../importer/tec-importer.js';
@@ -25,7 +26,7 @@ export class CliModule {
         TypeOrmModule.forRootAsync({
           useFactory: async () => ({ ...(await resolveDataSourceOptions(config.database)), migrationsRun: true }),
           dataSourceFactory: async (options) => {
-            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            const dataSource = await new MigrationLockingDataSource(options as DataSourceOptions).initialize();
             serializeSqliteTransactions(dataSource);
             return dataSource;
           },

@@ -4,6 +4,7 @@ import { isPlainRead, onPrimary, routedReplica } from '../common/sql/read-routin
 import type { GuardedConnection } from './database-guard.js';
 import { mysqlServersOf, PRIMARY, type MysqlServers } from './mysql-servers.js';
 import type { ReplicaSet } from './replica-set.js';
+import { MigrationLockingDataSource } from './migration-lock.js';
 
 /**
  * Sends reads where the request decided (`common/sql/read-routing.ts`) instead of to a random
@@ -72,7 +73,7 @@ function retryReadsOnPrimary(connection: GuardedConnection, markFailed: () => vo
  * with a replica chosen for it goes to a replica's connection instead, as the reads of query
  * builders do. Without replicas nothing ever chooses one, and every query runs as TypeORM runs it.
  */
-export class ReadRoutedDataSource extends DataSource {
+export class ReadRoutedDataSource extends MigrationLockingDataSource {
   override async query<T = unknown>(sql: string, parameters?: unknown[] | ObjectLiteral, runner?: QueryRunner): Promise<T> {
     if (runner || routedReplica() === null || !isPlainRead(sql)) return super.query<T>(sql, parameters, runner);
     const reader = this.createQueryRunner('slave');
