@@ -5,31 +5,17 @@
 // Type-only imports count (`tsPreCompilationDeps`): a circle through `import type` is still a circle
 // for the reader, and a boundary crossed by a type is still crossed.
 
-const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = [
-  'users',
-  'editions',
-  'i18n',
-  'cache',
-  'docs',
-  'http',
-  'limits',
-  'health',
-  'images',
-  'changes',
-  'webhooks',
-  'metrics',
-];
+const { RESOURCE_NAMES, PLATFORM_NAMES, FEATURE_NAMES, APP_FILES, APP_FOLDERS } = require('./scripts/module-layers.cjs');
 
 /** `^src/(a|b|c)/`: any file in one of these folders of src/. */
 const folders = (names) => `^src/(${names.join('|')})/`;
 
 const RESOURCES = folders(RESOURCE_NAMES);
-/** Features built on the resources (the importer): the wiring uses them, nothing below them does. */
-const FEATURES = folders(['importer', 'sources']);
+/** Features built on the resources: the wiring uses them, nothing below them does. */
+const FEATURES = folders(FEATURE_NAMES);
 const PLATFORM = folders(PLATFORM_NAMES);
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
-const APP = ['^src/(app\\.module|app\\.setup|main|lifecycle)\\.ts$', folders(['cli', 'database'])];
+const APP = [`^src/(${APP_FILES.map((name) => name.replace('.', '\\.')).join('|')})\\.ts$`, folders(APP_FOLDERS)];
 /**
  * The wiring of an example: its tests and its own entry point boot the application (`createApp`),
  * as test/ does; the example module itself is code like a resource's and stays off the wiring.

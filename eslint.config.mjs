@@ -4,26 +4,11 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/module-layers.cjs';
 
-const RESOURCE_NAMES = ['events', 'venues', 'organizers', 'categories', 'tags'];
-const PLATFORM_NAMES = [
-  'users',
-  'editions',
-  'i18n',
-  'cache',
-  'docs',
-  'http',
-  'limits',
-  'health',
-  'images',
-  'changes',
-  'webhooks',
-  'metrics',
-];
-/** Features built on the resources (the importer): only the wiring imports them. */
-const FEATURE_NAMES = ['importer', 'sources'];
+const { RESOURCE_NAMES, PLATFORM_NAMES, FEATURE_NAMES, APP_FILES, APP_FOLDERS } = layers;
 /** Wiring of the whole application: it may import anything, and nothing below it imports it. */
-const APP_NAMES = ['app.module', 'app.setup', 'main', 'lifecycle', 'cli', 'database'];
+const APP_NAMES = [...APP_FILES, ...APP_FOLDERS];
 
 /** Extension modules (examples/, docs/EXTENDING.md) build on the core; no layer of src/ imports them. */
 const NO_EXTENSIONS = {
