@@ -66,7 +66,7 @@ const only = args.only;
 // Every program is started as `npm run start:prod` starts the service (its Node flags), unless --node-flags says otherwise.
 const nodeFlags = (
   args['node-flags'] ??
-  /^node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(
+  /^(?:exec )?node ((?:--\S+ )*)dist\/src\/main\.js$/.exec(
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'] ?? '',
   )?.[1] ??
   ''
