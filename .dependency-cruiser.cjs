@@ -19,6 +19,7 @@ const PLATFORM_NAMES = [
   'changes',
   'webhooks',
   'metrics',
+  'translations',
 ];
 
 /** `^src/(a|b|c)/`: any file in one of these folders of src/. */

@@ -19,6 +19,7 @@ const PLATFORM_NAMES = [
   'changes',
   'webhooks',
   'metrics',
+  'translations',
 ];
 /** Features built on the resources (the importer): only the wiring imports them. */
 const FEATURE_NAMES = ['importer', 'sources'];

@@ -12,6 +12,8 @@ import { wallToDate } from '../common/sql/columns.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { itemSearchWords } from '../common/text/search-terms.js';
 import type { ImagesService } from '../images/images.service.js';
+import type { ContentTranslationsService } from '../translations/content-translations.service.js';
+import type { TranslatedTexts } from '../translations/content-translations.js';
 import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
@@ -49,13 +51,21 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   protected readonly items: ItemsService;
   protected readonly images: ImagesService;
   protected readonly events: ItemEvents;
+  protected readonly translations: ContentTranslationsService;
   private readonly lists: ListsConfig;
 
   constructor(
     protected readonly definition: LinkedKindDefinition<E, D, R>,
     deps: LinkedItemDeps,
   ) {
-    ({ dataSource: this.dataSource, items: this.items, images: this.images, events: this.events, lists: this.lists } = deps);
+    ({
+      dataSource: this.dataSource,
+      items: this.items,
+      images: this.images,
+      events: this.events,
+      lists: this.lists,
+      translations: this.translations,
+    } = deps);
   }
 
   async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
@@ -88,7 +98,10 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const rows = paging.offset >= total ? [] : await builder.skip(paging.offset).take(paging.perPage).getMany();
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
     const pages = totalPages(total, paging.perPage);
-    const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
+    const [imageMap, texts] = await Promise.all([
+      this.images.payloads(rows.map((row) => row.imageId)),
+      this.translations.read(ctx, { [this.definition.kind]: rows.map((row) => row.id) }),
+    ]);
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
       ['event', query.event],
       ['has_events', query.has_events],
@@ -100,7 +113,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return {
       headers: { total, totalPages: pages },
       body: {
-        [this.definition.resource]: rows.map((row) => this.view(row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
+        [this.definition.resource]: rows.map((row) => this.viewIn(texts, row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
         ...links,
         total,
         total_pages: pages,
@@ -113,8 +126,11 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const item = await this.requireItem(ref);
     ctx.subject = item;
     if (!canReadItem(ctx.user, item)) throw new ApiError(403, ItemErrorCode.notAccessible(this.definition.kind));
-    const images = await this.images.payloads([item.imageId]);
-    return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId]),
+      this.translations.read(ctx, { [this.definition.kind]: [item.id] }),
+    ]);
+    return this.viewIn(texts, item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
 
   /**
@@ -150,6 +166,13 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
     const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
     return locked ? redact(payload) : payload;
+  }
+
+  /** {@link view} in the reader's languages with the language key, when `texts` (an edition's path) is given. */
+  viewIn(texts: TranslatedTexts | null, item: E, image: ImageResponse | undefined, user: AuthUser | null, password: string | undefined, single: boolean): R {
+    if (!texts) return this.view(item, image, user, password, single);
+    const { kind } = this.definition;
+    return texts.withKey(kind, item.id, this.view(texts.textOf(kind, item.id, item), image, user, password, single));
   }
 
   protected async payloadOf(item: E, withJsonLd: boolean): Promise<R> {

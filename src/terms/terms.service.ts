@@ -15,6 +15,8 @@ import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js
 import { paramOrder } from '../common/validation/param.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { stripTags } from '../common/text/html.js';
+import type { ContentTranslationsService } from '../translations/content-translations.service.js';
+import type { TranslatedTexts } from '../translations/content-translations.js';
 import type { TermWriteFields } from './dto/term-write.dto.js';
 import { TermAssignments, type TaxonomyDefinition } from './term-assignments.js';
 import type { TermDeps } from './term-deps.js';
@@ -33,12 +35,14 @@ export class TermsService extends TermAssignments {
   private readonly lists: ListsConfig;
   private readonly events: TermEvents;
   private readonly siteTimezone: string;
+  private readonly translations: ContentTranslationsService;
 
   constructor(definition: TaxonomyDefinition, deps: TermDeps) {
     super(definition, deps.dataSource, deps.publicUrl, deps.version);
     this.lists = deps.lists;
     this.events = deps.events;
     this.siteTimezone = deps.siteTimezone;
+    this.translations = deps.translations;
   }
 
   async list(query: TermListQuery, queryClass: { prototype: object }, ctx: RequestContext) {
@@ -82,6 +86,7 @@ export class TermsService extends TermAssignments {
     const total = sorted.length;
     const pages = totalPages(total, paging.perPage);
     const page = sorted.slice(paging.offset, paging.offset + paging.perPage);
+    const texts = await this.translations.read(ctx, { [this.definition.taxonomy]: page.map((term) => term.id) });
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
       ['search', query.search],
       ['exclude', query.exclude],
@@ -100,9 +105,7 @@ export class TermsService extends TermAssignments {
         rest_url: links.rest_url,
         total,
         total_pages: pages,
-        [this.definition.resource]: page.map((term) =>
-          toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), false),
-        ),
+        [this.definition.resource]: page.map((term) => this.inLanguage(texts, term, byId, ctx, false)),
         ...(links.next_rest_url ? { next_rest_url: links.next_rest_url } : {}),
         ...(links.previous_rest_url ? { previous_rest_url: links.previous_rest_url } : {}),
       },
@@ -238,9 +241,20 @@ export class TermsService extends TermAssignments {
   }
 
   private async payload(term: AnyTerm, ctx: RequestContext, withLinks: boolean) {
-    const terms = this.definition.hierarchical ? await this.allTerms() : [term];
+    const [terms, texts] = await Promise.all([
+      this.definition.hierarchical ? this.allTerms() : [term],
+      this.translations.read(ctx, { [this.definition.taxonomy]: [term.id] }),
+    ]);
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
-    return toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), withLinks);
+    return this.inLanguage(texts, term, byId, ctx, withLinks);
+  }
+
+  /** The term's payload, in the reader's languages with its language key when `texts` (an edition's path) is given. */
+  private inLanguage(texts: TranslatedTexts | null, term: AnyTerm, byId: Map<number, AnyTerm>, ctx: RequestContext, withLinks: boolean) {
+    const kind = this.definition.taxonomy;
+    const shown = texts ? texts.textOf(kind, term.id, term) : term;
+    const payload = toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, shown, byId), withLinks);
+    return texts ? texts.withKey(kind, term.id, payload) : payload;
   }
 
   private async validateWrite(input: TermWriteFields, current: AnyTerm | null): Promise<void> {
