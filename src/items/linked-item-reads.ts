@@ -175,9 +175,16 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return texts.withKey(kind, item.id, this.view(texts.textOf(kind, item.id, item), image, user, password, single));
   }
 
-  protected async payloadOf(item: E, withJsonLd: boolean): Promise<R> {
-    const images = await this.images.payloads([item.imageId]);
-    return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+  /** The answer of a write: unredacted, in the writer's edition with its language key through an edition's path. */
+  protected async payloadOf(item: E, withJsonLd: boolean, ctx?: RequestContext): Promise<R> {
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId]),
+      ctx ? this.translations.read(ctx, { [this.definition.kind]: [item.id] }) : null,
+    ]);
+    const { kind } = this.definition;
+    const shown = texts ? texts.textOf(kind, item.id, item) : item;
+    const payload = this.definition.toPayload(shown, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+    return texts ? texts.withKey(kind, item.id, payload) : payload;
   }
 
   private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {

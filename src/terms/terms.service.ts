@@ -118,7 +118,7 @@ export class TermsService extends TermAssignments {
   }
 
   async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: TermResponse }> {
-    await this.validateWrite(input, null);
+    const { changes: translated } = await this.validateWrite(input, null, ctx);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
     const name = stripTags(input.name ?? '');
@@ -140,7 +140,10 @@ export class TermsService extends TermAssignments {
           modifiedUtc: nowUtcWall(),
           ...(parentId !== undefined ? { parentId } : {}),
         });
-        await recordingCreation(manager, this.definition.taxonomy, [id], () => manager.insert(this.definition.entity, term));
+        await recordingCreation(manager, this.definition.taxonomy, [id], async () => {
+          await manager.insert(this.definition.entity, term);
+          await this.translations.write(manager, this.definition.taxonomy, id, translated);
+        });
         return id;
       }),
     );
@@ -148,10 +151,10 @@ export class TermsService extends TermAssignments {
     return { id, body: await this.payload(await this.requireTerm(id), ctx, true) };
   }
 
-  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
+  async update(id: number, given: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
     const ifMatch = IfMatch.of(ctx);
     const term = await this.requireTermToWrite(id, ctx, ifMatch);
-    await this.validateWrite(input, term);
+    const { input, changes: translated } = await this.validateWrite(given, term, ctx);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
     if (ifMatch) await ifMatch.assert(() => this.findOne(id, ctx));
@@ -166,12 +169,15 @@ export class TermsService extends TermAssignments {
       changes.slug = sanitizeSlug(input.slug);
       await this.assertSlugFree(changes.slug, id);
     }
-    if (Object.keys(changes).length > 0) {
+    if (Object.keys(changes).length > 0 || Object.keys(translated).length > 0) {
       changes.modifiedUtc = nowUtcWall();
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
           if (ifMatch) await this.assertUnchanged(manager, term);
-          await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.update(this.definition.entity, { id }, changes));
+          await recordingChanges(manager, this.definition.taxonomy, [id], async () => {
+            await manager.update(this.definition.entity, { id }, changes);
+            await this.translations.write(manager, this.definition.taxonomy, id, translated);
+          });
         }),
       );
       await this.version.bump();
@@ -202,6 +208,7 @@ export class TermsService extends TermAssignments {
       }
       // declared: the term goes for good, so its last state is kept with the change
       await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.delete(this.definition.entity, { id }), 'deleted');
+      await this.translations.removeAll(manager, this.definition.taxonomy, [id]);
     });
     await this.version.bump();
     return before;
@@ -257,8 +264,10 @@ export class TermsService extends TermAssignments {
     return texts ? texts.withKey(kind, term.id, payload) : payload;
   }
 
-  private async validateWrite(input: TermWriteFields, current: AnyTerm | null): Promise<void> {
+  /** Checks a write; returns it without the text fields that go to a translation, and the translations' changes. */
+  private async validateWrite(input: TermWriteFields, current: AnyTerm | null, ctx: RequestContext) {
     const problems = ParamProblems.from(input);
+    const split = this.translations.split(this.definition.taxonomy, ctx, input, problems, current ? 'update' : 'create');
     if (input.slug !== undefined && sanitizeSlug(input.slug) === '') problems.add('slug', 'not_empty');
     if (this.definition.hierarchical && typeof input.parent === 'number' && input.parent !== 0) {
       const terms = await this.repository.find();
@@ -266,7 +275,8 @@ export class TermsService extends TermAssignments {
       if (!byId.has(input.parent)) problems.add('parent', this.definition.unknownKey, { value: String(input.parent) });
       else if (current && isSelfOrDescendant(input.parent, current.id, byId)) problems.add('parent', 'parent_cycle');
     }
-    problems.throwIfAny(['name', 'description', 'slug', 'parent']);
+    problems.throwIfAny(['name', 'description', 'slug', 'parent', 'translations']);
+    return split;
   }
 
   private assertMayManage(ctx: RequestContext): void {

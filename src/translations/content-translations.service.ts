@@ -56,16 +56,18 @@ export class ContentTranslationsService {
    * other than the content language, else a problem of `translations`). Returns the write without
    * the fields that went to a translation, and the changes, sanitised as the originals are.
    */
-  split<T extends { translations?: TranslationChanges }>(
+  split<T extends object>(
     kind: TranslatedKind,
     ctx: RequestContext,
     input: T,
     problems: ParamProblems,
+    write: 'create' | 'update',
   ): { input: T; changes: TranslationChanges } {
     const fields = TRANSLATED[kind];
     const changes: TranslationChanges = {};
     let original = input;
-    if (this.applies(ctx) && ctx.edition !== this.contentLanguage) {
+    // a record is created with its original text, whatever the path
+    if (write === 'update' && this.applies(ctx) && ctx.edition !== this.contentLanguage) {
       const own: Record<string, string | null> = {};
       original = { ...input };
       for (const { field, wire } of fields) {
@@ -76,7 +78,7 @@ export class ContentTranslationsService {
       }
       if (Object.keys(own).length > 0) changes[ctx.edition] = own;
     }
-    const given = input.translations;
+    const given = (input as { translations?: TranslationChanges }).translations;
     if (given !== undefined) {
       for (const [language, values] of Object.entries(given)) {
         if (!this.editions.includes(language) || language === this.contentLanguage) {
