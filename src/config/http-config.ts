@@ -81,7 +81,10 @@ export function readApiConfig(read: EnvReader): ApiConfig {
 /** `CONTENT_FALLBACKS`: comma-separated chains `edition:fallback[:fallback…]`, every code an edition. */
 function readContentChains(raw: string | undefined, editions: string[], contentLanguage: string): Record<string, string[]> {
   const named: Record<string, string[]> = {};
-  for (const chain of (raw ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const chain of (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const codes = chain.split(':').map((code) => code.trim().toLowerCase());
     if (codes.length < 2 || codes.some((code) => !editions.includes(code)) || new Set(codes).size !== codes.length || codes[0] in named) {
       throw new ConfigError(

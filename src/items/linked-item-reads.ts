@@ -113,7 +113,9 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return {
       headers: { total, totalPages: pages },
       body: {
-        [this.definition.resource]: rows.map((row) => this.viewIn(texts, row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
+        [this.definition.resource]: rows.map((row) =>
+          this.viewIn(texts, row, imageMap.get(row.imageId ?? -1), user, query.password, false),
+        ),
         ...links,
         total,
         total_pages: pages,
@@ -169,7 +171,14 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   }
 
   /** {@link view} in the reader's languages with the language key, when `texts` (an edition's path) is given. */
-  viewIn(texts: TranslatedTexts | null, item: E, image: ImageResponse | undefined, user: AuthUser | null, password: string | undefined, single: boolean): R {
+  viewIn(
+    texts: TranslatedTexts | null,
+    item: E,
+    image: ImageResponse | undefined,
+    user: AuthUser | null,
+    password: string | undefined,
+    single: boolean,
+  ): R {
     if (!texts) return this.view(item, image, user, password, single);
     const { kind } = this.definition;
     return texts.withKey(kind, item.id, this.view(texts.textOf(kind, item.id, item), image, user, password, single));

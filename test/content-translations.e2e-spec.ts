@@ -1,0 +1,150 @@
+import { DataSource } from 'typeorm';
+import { DataVersionService } from '../src/cache/data-version.service.js';
+import { ContentTranslationsService } from '../src/translations/content-translations.service.js';
+import { ADMIN_AUTH } from './support/events.js';
+import { API, startTestApp, type TestApp } from './support/test-app.js';
+
+/** Content in every edition (issue 48): translations read through editions' paths, written three ways. */
+describe('content in every edition', () => {
+  let t: TestApp;
+  let ids: { event: number; venue: number; organizer: number; category: number; tag: number };
+
+  const post = (path: string, body: Record<string, unknown>) => t.http().post(path).set('Authorization', ADMIN_AUTH).send(body);
+  const get = (path: string) => t.http().get(path);
+
+  beforeAll(async () => {
+    t = await startTestApp({ CONTENT_FALLBACKS: 'pt-br:es' });
+    const category = (await post(`${API}/categories`, { name: 'Outdoor', description: 'Outside.' })).body;
+    const tag = (await post(`${API}/tags`, { name: 'Lanterns' })).body;
+    const venue = (await post(`${API}/venues`, { venue: 'Harbour Pavilion', description: '<p>On the pier.</p>' })).body;
+    const organizer = (await post(`${API}/organizers`, { organizer: 'Harbour Friends' })).body;
+    const event = (
+      await post(`${API}/events`, {
+        title: 'Lantern Walk',
+        description: '<p>An evening walk.</p>',
+        excerpt: 'Walk.',
+        start_date: '2027-04-02 18:00:00',
+        end_date: '2027-04-02 20:00:00',
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: [category.id],
+        tags: [tag.id],
+      })
+    ).body;
+    ids = { event: event.id, venue: venue.id, organizer: organizer.id, category: category.id, tag: tag.id };
+  });
+  afterAll(() => t.close());
+
+  it('answers the default path byte for byte as before translations exist', async () => {
+    const paths = [
+      `${API}/events/${ids.event}`,
+      `${API}/events`,
+      `${API}/venues/${ids.venue}`,
+      `${API}/venues`,
+      `${API}/organizers/${ids.organizer}`,
+      `${API}/categories/${ids.category}`,
+      `${API}/tags`,
+    ];
+    const before = await Promise.all(paths.map((path) => get(path)));
+    // translations stored beside the records, the records themselves untouched
+    const translations = t.app.get(ContentTranslationsService);
+    await t.app.get(DataSource).transaction(async (manager) => {
+      await translations.write(manager, 'event', ids.event, { de: { title: 'Laternenweg', description: '<p>Abends.</p>' } });
+      await translations.write(manager, 'venue', ids.venue, { de: { name: 'Hafenpavillon' } });
+      await translations.write(manager, 'organizer', ids.organizer, { fr: { name: 'Amis du port' } });
+      await translations.write(manager, 'category', ids.category, { de: { name: 'Draußen' } });
+      await translations.write(manager, 'tag', ids.tag, { de: { name: 'Laternen' } });
+    });
+    await t.app.get(DataVersionService).bump();
+    const after = await Promise.all(paths.map((path) => get(path)));
+    for (const [index, path] of paths.entries()) {
+      expect({ path, text: after[index].text, etag: after[index].headers.etag }).toEqual({
+        path,
+        text: before[index].text,
+        etag: before[index].headers.etag,
+      });
+      expect(after[index].text).not.toContain('"language"');
+    }
+    // the German edition answers the translations
+    const de = await get(`/de${API}/events/${ids.event}`);
+    expect(de.body.title).toBe('Laternenweg');
+    expect(de.headers['content-language']).toBe('de');
+    expect(de.headers.etag).not.toBe(after[0].headers.etag);
+  });
+
+  it('answers each field in the edition, else along its fallback chain, with a language key', async () => {
+    await post(`${API}/events/${ids.event}`, { translations: { es: { title: 'Paseo de faroles', excerpt: 'Paseo.' } } }).expect(200);
+    const ptBr = (await get(`/pt-br${API}/events/${ids.event}`)).body;
+    expect(ptBr.title).toBe('Paseo de faroles');
+    expect(ptBr.excerpt).toBe('<p>Paseo.</p>');
+    expect(ptBr.description).toBe('<p>An evening walk.</p>');
+    expect(ptBr.language).toEqual({
+      original: 'en',
+      answered: 'es',
+      fields: { title: 'es', description: 'en', excerpt: 'es' },
+      translations: ['de', 'es'],
+    });
+    const de = (await get(`/de${API}/events/${ids.event}`)).body;
+    expect(de.description).toBe('<p>Abends.</p>');
+    expect(de.excerpt).toBe('<p>Walk.</p>');
+    expect(de.venue.venue).toBe('Hafenpavillon');
+    expect(de.venue.language.answered).toBe('de');
+    expect(de.organizer[0].organizer).toBe('Harbour Friends');
+    expect(de.organizer[0].language).toMatchObject({ answered: 'en', translations: ['fr'] });
+    expect(de.categories[0]).toMatchObject({ name: 'Draußen', description: 'Outside.' });
+    expect(de.tags[0].name).toBe('Laternen');
+    expect(de.json_ld.name).toBe('Laternenweg');
+    // lists and the records' own routes
+    const list = (await get(`/de${API}/events`)).body;
+    expect(list.events[0].title).toBe('Laternenweg');
+    expect((await get(`/de${API}/venues`)).body.venues[0].venue).toBe('Hafenpavillon');
+    expect((await get(`/fr${API}/organizers/${ids.organizer}`)).body.organizer).toBe('Amis du port');
+    expect((await get(`/de${API}/categories`)).body.categories[0].name).toBe('Draußen');
+    expect((await get(`/de${API}/tags/${ids.tag}`)).body.language.fields).toEqual({ name: 'de', description: 'en' });
+    // an edition without translations answers the original, and says so
+    const sv = (await get(`/sv${API}/events/${ids.event}`)).body;
+    expect(sv.title).toBe('Lantern Walk');
+    expect(sv.language.answered).toBe('en');
+  });
+
+  it("writes through an edition's path to that edition's translation, leaving the original alone", async () => {
+    const res = await post(`/fr${API}/events/${ids.event}`, { title: '<b>Promenade</b> aux lanternes', excerpt: 'Balade.' }).expect(200);
+    expect(res.body.title).toBe('Promenade aux lanternes');
+    expect(res.body.language.fields).toMatchObject({ title: 'fr', excerpt: 'fr' });
+    expect((await get(`${API}/events/${ids.event}`)).body.title).toBe('Lantern Walk');
+    await post(`/fr${API}/venues/${ids.venue}`, { venue: 'Pavillon du port' }).expect(200);
+    expect((await get(`${API}/venues/${ids.venue}`)).body.venue).toBe('Harbour Pavilion');
+    expect((await get(`/fr${API}/venues/${ids.venue}`)).body.venue).toBe('Pavillon du port');
+    await post(`/fr${API}/categories/${ids.category}`, { name: 'Plein air' }).expect(200);
+    expect((await get(`${API}/categories/${ids.category}`)).body.name).toBe('Outdoor');
+    expect((await get(`/fr${API}/events/${ids.event}`)).body.categories[0].name).toBe('Plein air');
+    // the same validation as the original fields
+    const empty = await post(`/fr${API}/events/${ids.event}`, { title: '' });
+    expect(empty.status).toBe(400);
+  });
+
+  it('sets, removes and refuses translations given as an object', async () => {
+    const feed = async (since: string) => (await t.http().get(`${API}/changes?since=${since}`).set('Authorization', ADMIN_AUTH)).body;
+    const cursor = (await feed('now')).next_cursor as string;
+    await post(`${API}/tags/${ids.tag}`, { translations: { it: { name: 'Lanterne' }, de: null } }).expect(200);
+    expect((await get(`/de${API}/tags/${ids.tag}`)).body.name).toBe('Lanterns');
+    expect((await get(`/it${API}/tags/${ids.tag}`)).body.name).toBe('Lanterne');
+    await post(`${API}/events/${ids.event}`, { translations: { es: { excerpt: null } } }).expect(200);
+    expect((await get(`/es${API}/events/${ids.event}`)).body).toMatchObject({ title: 'Paseo de faroles', excerpt: '<p>Walk.</p>' });
+    const created = await post(`${API}/organizers`, { organizer: 'Lamp Club', translations: { ja: { organizer: 'ランプクラブ' } } }).expect(
+      201,
+    );
+    expect((await get(`/ja${API}/organizers/${created.body.id}`)).body.organizer).toBe('ランプクラブ');
+    for (const translations of [{ en: { title: 'x' } }, { xx: { title: 'x' } }, { de: { slug: 'x' } }, { de: 'x' }, ['de']]) {
+      const res = await post(`${API}/events/${ids.event}`, { translations });
+      expect({ translations, status: res.status, params: Object.keys(res.body.data?.params ?? {}) }).toEqual({
+        translations,
+        status: 400,
+        params: ['translations'],
+      });
+    }
+    // a write of translations is an update of the record in the change feed
+    const changes = (await feed(encodeURIComponent(cursor))).changes as Array<Record<string, unknown>>;
+    expect(changes[0]).toMatchObject({ type: 'tag', id: ids.tag, action: 'updated' });
+  });
+});
