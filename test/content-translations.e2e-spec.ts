@@ -118,6 +118,19 @@ describe('content in every edition', () => {
     await post(`/fr${API}/categories/${ids.category}`, { name: 'Plein air' }).expect(200);
     expect((await get(`${API}/categories/${ids.category}`)).body.name).toBe('Outdoor');
     expect((await get(`/fr${API}/events/${ids.event}`)).body.categories[0].name).toBe('Plein air');
+    // an occurrence of a series: its own translation, the series' originals alone
+    const series = (
+      await post(`${API}/events`, {
+        title: 'Weekly Walk',
+        start_date: '2027-05-04 18:00:00',
+        end_date: '2027-05-04 19:00:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+      })
+    ).body;
+    await post(`/de${API}/events/${series.id}`, { title: 'Wöchentlicher Spaziergang' }).expect(200);
+    expect((await get(`/de${API}/events/${series.id}`)).body.title).toBe('Wöchentlicher Spaziergang');
+    const originals = (await get(`${API}/events?start_date=2027-05-01&end_date=2027-05-31`)).body.events;
+    expect(originals.map((event: { title: string }) => event.title)).toEqual(['Weekly Walk', 'Weekly Walk', 'Weekly Walk']);
     // the same validation as the original fields
     const empty = await post(`/fr${API}/events/${ids.event}`, { title: '' });
     expect(empty.status).toBe(400);

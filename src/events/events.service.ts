@@ -158,9 +158,8 @@ export class EventsService {
     const user = ctx.user as AuthUser;
     const checked: CheckedUpdate = { now, dateUtc, dates, plan };
     if (edit && (edit.kind !== 'this' || edit.recurrence || event.seriesId !== null)) {
-      // translations of events in a series are not written yet: refused rather than written to the original
-      if (Object.keys(translated).length > 0) throw ApiError.invalidParam('translations', 'invalid_value');
-      await this.writing('update', () => this.seriesWrites.update(event, ifMatch, input, edit, user, checked));
+      const translate = (manager: EntityManager, id: number) => this.translations.write(manager, 'event', id, translated);
+      await this.writing('update', () => this.seriesWrites.update(event, ifMatch, own, edit, user, checked, translate));
       return this.answerOfSeriesWrite(event.id, ctx);
     }
     const written = await this.writing('update', () =>
