@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { DataSource } from 'typeorm';
 import { DataVersionService } from '../src/cache/data-version.service.js';
 import { ContentTranslationsService } from '../src/translations/content-translations.service.js';
@@ -101,6 +102,19 @@ describe('content in every edition', () => {
     expect((await get(`/fr${API}/organizers/${ids.organizer}`)).body.organizer).toBe('Amis du port');
     expect((await get(`/de${API}/categories`)).body.categories[0].name).toBe('Draußen');
     expect((await get(`/de${API}/tags/${ids.tag}`)).body.language.fields).toEqual({ name: 'de', description: 'en' });
+    // schema.org and iCalendar say the language of the text
+    expect(de.json_ld.inLanguage).toBe('de');
+    expect((await get(`${API}/events/${ids.event}`)).body.json_ld.inLanguage).toBeUndefined();
+    for (const path of [`/pt-br${API}/events/${ids.event}.ics`, `/pt-br${API}/events.ics`]) {
+      const ics = await get(path);
+      const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
+      expect(vevent.getFirstPropertyValue('summary')).toBe('Paseo de faroles');
+      expect(vevent.getFirstProperty('summary')!.getParameter('language')).toBe('es');
+      expect(vevent.getFirstProperty('description')!.getParameter('language')).toBe('en');
+    }
+    const plainIcs = (await get(`${API}/events/${ids.event}.ics`)).text;
+    expect(plainIcs).toContain('SUMMARY:Lantern Walk');
+    expect(plainIcs).not.toContain('LANGUAGE=');
     // an edition without translations answers the original, and says so
     const sv = (await get(`/sv${API}/events/${ids.event}`)).body;
     expect(sv.title).toBe('Lantern Walk');

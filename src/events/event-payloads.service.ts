@@ -150,7 +150,11 @@ export class EventPayloadsService {
       };
       const payload = toEventPayload(event, relations, settings, single && !locked);
       const shown = locked ? redact(payload, eventRedactions()) : payload;
-      return texts ? texts.withKey('event', event.id, shown) : shown;
+      if (!texts) return shown;
+      const keyed = texts.withKey('event', event.id, shown);
+      // schema.org's language of the event's text: the language its name is answered in
+      if (keyed.json_ld) keyed.json_ld.inLanguage = keyed.language.answered;
+      return keyed;
     });
   }
 
