@@ -150,6 +150,21 @@ describe('content in every edition', () => {
     expect(empty.status).toBe(400);
   });
 
+  it("searches the text an edition's path answers, along its chain", async () => {
+    const titles = async (path: string) => ((await get(path)).body.events ?? []).map((event: { title: string }) => event.title);
+    expect(await titles(`/de${API}/events?search=laternenweg`)).toEqual(['Laternenweg']);
+    // pt-br answers the Spanish title: the Spanish word is found, the English one no more
+    expect(await titles(`/pt-br${API}/events?search=faroles`)).toEqual(['Paseo de faroles']);
+    expect(await titles(`/pt-br${API}/events?search=lantern`)).toEqual([]);
+    expect(await titles(`${API}/events?search=faroles`)).toEqual([]);
+    expect(await titles(`${API}/events?search=lantern`)).toEqual(['Lantern Walk']);
+    expect((await get(`/de${API}/venues?search=hafenpavillon`)).body.venues.map((venue: { venue: string }) => venue.venue)).toEqual([
+      'Hafenpavillon',
+    ]);
+    expect((await get(`${API}/venues?search=hafenpavillon`)).status).toBe(200);
+    expect((await get(`/de${API}/categories?search=drau`)).body.categories.map((term: { name: string }) => term.name)).toEqual(['Draußen']);
+  });
+
   it('sets, removes and refuses translations given as an object', async () => {
     const feed = async (since: string) => (await t.http().get(`${API}/changes?since=${since}`).set('Authorization', ADMIN_AUTH)).body;
     const cursor = (await feed('now')).next_cursor as string;

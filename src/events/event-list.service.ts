@@ -26,6 +26,7 @@ import { TagsService } from '../tags/tags.service.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { hasCoordinates } from '../venues/venue.mapper.js';
 import type { ListEventsQueryDto } from './dto/list-events.query.js';
+import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { collapsedSeriesPage } from './collapsed-series-list.js';
@@ -79,6 +80,7 @@ export class EventListService {
     private readonly tags: TagsService,
     private readonly reads: EventReadsService,
     private readonly payloads: EventPayloadsService,
+    private readonly translations: ContentTranslationsService,
     config: ConfigService,
   ) {
     this.lists = config.getOrThrow<ListsConfig>('lists');
@@ -157,7 +159,10 @@ export class EventListService {
     builder.andWhere(visibleCondition('e', user, statuses as ItemStatus[]).sql);
     if (!usesInclude) whereListDates(builder, dates);
     else builder.andWhere('e.id IN (:...include)', { include: query.include });
-    if (query.search !== undefined) whereSearch(builder, query.search, user);
+    if (query.search !== undefined) {
+      const columns = ['title', 'description', 'excerpt'].map((field) => this.translations.answeredText(ctx, 'event', 'e', field));
+      whereSearch(builder, query.search, user, columns);
+    }
     if (categoryIds) whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
     if (tagIds) whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
     if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });

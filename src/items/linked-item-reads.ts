@@ -83,7 +83,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
 
     const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
     builder.where(visibleCondition('i', user, statuses as ItemStatus[]).sql);
-    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
+    if (query.search !== undefined) this.whereSearch(builder, query.search, ctx);
     if (query.event !== undefined) builder.andWhere(this.events.linkedEventsExist(this.definition.kind, `e.id = ${Number(query.event)}`));
     if (query.has_events !== undefined) {
       const linked = this.events.linkedEventsExist(this.definition.kind, "e.status IN ('publish', 'future', 'private')");
@@ -196,14 +196,20 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return texts ? texts.withKey(kind, item.id, payload) : payload;
   }
 
-  private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {
+  /** Through an edition's path, the name and description searched are the texts the edition answers. */
+  private whereSearch(builder: SelectQueryBuilder<E>, search: string, ctx: RequestContext): void {
+    const { user } = ctx;
+    const translated: Record<string, string> = {
+      'i.name': this.translations.answeredText(ctx, this.definition.kind, 'i', 'name'),
+      'i.description': this.translations.answeredText(ctx, this.definition.kind, 'i', 'description'),
+    };
     const words = itemSearchWords(search).map((word) => word.toLowerCase());
     if (words.length === 0) return;
     const params: Record<string, string> = {};
     words.forEach((word, index) => (params[`word${index}`] = containsPattern(word)));
-    const perColumn = this.definition.searchColumns.map(
-      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`,
-    );
+    const perColumn = this.definition.searchColumns
+      .map((searched) => translated[searched] ?? searched)
+      .map((column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`);
     builder.andWhere(`(${perColumn.join(' OR ')})`, params);
     const mayWrite = mayWriteCondition('i', user);
     builder.andWhere(`(i.password IS NULL OR i.password = '' OR ${mayWrite.sql})`);

@@ -71,7 +71,10 @@ export class TermsService extends TermAssignments {
     }
     if (query.search !== undefined) {
       const needle = query.search.toLowerCase();
-      selected = selected.filter((term) => term.name.toLowerCase().includes(needle) || term.slug.includes(needle));
+      // through an edition's path, the name the edition answers
+      const names = await this.translations.read(ctx, { [this.definition.taxonomy]: selected.map((term) => term.id) });
+      const nameOf = (term: AnyTerm) => (names ? names.textOf(this.definition.taxonomy, term.id, term) : term).name;
+      selected = selected.filter((term) => nameOf(term).toLowerCase().includes(needle) || term.slug.includes(needle));
     }
     if (include) selected = selected.filter((term) => include.includes(term.id));
     if (exclude) selected = selected.filter((term) => !exclude.includes(term.id));

@@ -10,6 +10,8 @@ import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { ContentTranslationEntity } from './content-translation.entity.js';
 import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslationRow } from './content-translations.js';
 
+const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
+
 /** Records of each kind an answer holds. */
 export type TranslatedRecords = Partial<Record<TranslatedKind, Iterable<number>>>;
 
@@ -96,6 +98,23 @@ export class ContentTranslationsService {
       }
     }
     return { input: original, changes };
+  }
+
+  /**
+   * SQL for the text a reader of `ctx` is answered in, of `alias.column` of a record of `kind`
+   * (`field` translated): through an edition's path the first translation along the edition's chain,
+   * else the column (a primary-key lookup per language). Edition codes and fields are checked words.
+   */
+  answeredText(ctx: RequestContext, kind: TranslatedKind, alias: string, field: string): string {
+    const column = `${alias}.${field}`;
+    if (!this.applies(ctx) || !TRANSLATED_FIELDS[kind].includes(field)) return column;
+    const languages = this.chainOf(ctx.edition).filter((language) => language !== this.contentLanguage && LANGUAGE_CODE.test(language));
+    if (languages.length === 0) return column;
+    const lookups = languages.map(
+      (language) =>
+        `(SELECT ct.value FROM content_translations ct WHERE ct.kind = '${kind}' AND ct.record_id = ${alias}.id AND ct.language = '${language}' AND ct.field = '${field}')`,
+    );
+    return `COALESCE(${[...lookups, column].join(', ')})`;
   }
 
   /** The translations of `records` for `ctx`'s edition; null through the default path. */
