@@ -8,7 +8,7 @@ import { API, startTestApp, type TestApp } from './support/test-app.js';
 /** Content in every edition (issue 48): translations read through editions' paths, written three ways. */
 describe('content in every edition', () => {
   let t: TestApp;
-  let ids: { event: number; venue: number; organizer: number; category: number; tag: number };
+  let records: { event: number; venue: number; organizer: number; category: number; tag: number };
 
   const post = (path: string, body: Record<string, unknown>) => t.http().post(path).set('Authorization', ADMIN_AUTH).send(body);
   const get = (path: string) => t.http().get(path);
@@ -32,29 +32,29 @@ describe('content in every edition', () => {
         tags: [tag.id],
       })
     ).body;
-    ids = { event: event.id, venue: venue.id, organizer: organizer.id, category: category.id, tag: tag.id };
+    records = { event: event.id, venue: venue.id, organizer: organizer.id, category: category.id, tag: tag.id };
   });
   afterAll(() => t.close());
 
   it('answers the default path byte for byte as before translations exist', async () => {
     const paths = [
-      `${API}/events/${ids.event}`,
+      `${API}/events/${records.event}`,
       `${API}/events`,
-      `${API}/venues/${ids.venue}`,
+      `${API}/venues/${records.venue}`,
       `${API}/venues`,
-      `${API}/organizers/${ids.organizer}`,
-      `${API}/categories/${ids.category}`,
+      `${API}/organizers/${records.organizer}`,
+      `${API}/categories/${records.category}`,
       `${API}/tags`,
     ];
     const before = await Promise.all(paths.map((path) => get(path)));
     // translations stored beside the records, the records themselves untouched
     const translations = t.app.get(ContentTranslationsService);
     await t.app.get(DataSource).transaction(async (manager) => {
-      await translations.write(manager, 'event', ids.event, { de: { title: 'Laternenweg', description: '<p>Abends.</p>' } });
-      await translations.write(manager, 'venue', ids.venue, { de: { name: 'Hafenpavillon' } });
-      await translations.write(manager, 'organizer', ids.organizer, { fr: { name: 'Amis du port' } });
-      await translations.write(manager, 'category', ids.category, { de: { name: 'Draußen' } });
-      await translations.write(manager, 'tag', ids.tag, { de: { name: 'Laternen' } });
+      await translations.write(manager, 'event', records.event, { de: { title: 'Laternenweg', description: '<p>Abends.</p>' } });
+      await translations.write(manager, 'venue', records.venue, { de: { name: 'Hafenpavillon' } });
+      await translations.write(manager, 'organizer', records.organizer, { fr: { name: 'Amis du port' } });
+      await translations.write(manager, 'category', records.category, { de: { name: 'Draußen' } });
+      await translations.write(manager, 'tag', records.tag, { de: { name: 'Laternen' } });
     });
     await t.app.get(DataVersionService).bump();
     const after = await Promise.all(paths.map((path) => get(path)));
@@ -67,15 +67,15 @@ describe('content in every edition', () => {
       expect(after[index].text).not.toContain('"language"');
     }
     // the German edition answers the translations
-    const de = await get(`/de${API}/events/${ids.event}`);
+    const de = await get(`/de${API}/events/${records.event}`);
     expect(de.body.title).toBe('Laternenweg');
     expect(de.headers['content-language']).toBe('de');
     expect(de.headers.etag).not.toBe(after[0].headers.etag);
   });
 
   it('answers each field in the edition, else along its fallback chain, with a language key', async () => {
-    await post(`${API}/events/${ids.event}`, { translations: { es: { title: 'Paseo de faroles', excerpt: 'Paseo.' } } }).expect(200);
-    const ptBr = (await get(`/pt-br${API}/events/${ids.event}`)).body;
+    await post(`${API}/events/${records.event}`, { translations: { es: { title: 'Paseo de faroles', excerpt: 'Paseo.' } } }).expect(200);
+    const ptBr = (await get(`/pt-br${API}/events/${records.event}`)).body;
     expect(ptBr.title).toBe('Paseo de faroles');
     expect(ptBr.excerpt).toBe('<p>Paseo.</p>');
     expect(ptBr.description).toBe('<p>An evening walk.</p>');
@@ -85,7 +85,7 @@ describe('content in every edition', () => {
       fields: { title: 'es', description: 'en', excerpt: 'es' },
       translations: ['de', 'es'],
     });
-    const de = (await get(`/de${API}/events/${ids.event}`)).body;
+    const de = (await get(`/de${API}/events/${records.event}`)).body;
     expect(de.description).toBe('<p>Abends.</p>');
     expect(de.excerpt).toBe('<p>Walk.</p>');
     expect(de.venue.venue).toBe('Hafenpavillon');
@@ -99,39 +99,41 @@ describe('content in every edition', () => {
     const list = (await get(`/de${API}/events`)).body;
     expect(list.events[0].title).toBe('Laternenweg');
     expect((await get(`/de${API}/venues`)).body.venues[0].venue).toBe('Hafenpavillon');
-    expect((await get(`/fr${API}/organizers/${ids.organizer}`)).body.organizer).toBe('Amis du port');
+    expect((await get(`/fr${API}/organizers/${records.organizer}`)).body.organizer).toBe('Amis du port');
     expect((await get(`/de${API}/categories`)).body.categories[0].name).toBe('Draußen');
-    expect((await get(`/de${API}/tags/${ids.tag}`)).body.language.fields).toEqual({ name: 'de', description: 'en' });
+    expect((await get(`/de${API}/tags/${records.tag}`)).body.language.fields).toEqual({ name: 'de', description: 'en' });
     // schema.org and iCalendar say the language of the text
     expect(de.json_ld.inLanguage).toBe('de');
-    expect((await get(`${API}/events/${ids.event}`)).body.json_ld.inLanguage).toBeUndefined();
-    for (const path of [`/pt-br${API}/events/${ids.event}.ics`, `/pt-br${API}/events.ics`]) {
+    expect((await get(`${API}/events/${records.event}`)).body.json_ld.inLanguage).toBeUndefined();
+    for (const path of [`/pt-br${API}/events/${records.event}.ics`, `/pt-br${API}/events.ics`]) {
       const ics = await get(path);
       const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
       expect(vevent.getFirstPropertyValue('summary')).toBe('Paseo de faroles');
       expect(vevent.getFirstProperty('summary')!.getParameter('language')).toBe('es');
       expect(vevent.getFirstProperty('description')!.getParameter('language')).toBe('en');
     }
-    const plainIcs = (await get(`${API}/events/${ids.event}.ics`)).text;
+    const plainIcs = (await get(`${API}/events/${records.event}.ics`)).text;
     expect(plainIcs).toContain('SUMMARY:Lantern Walk');
     expect(plainIcs).not.toContain('LANGUAGE=');
     // an edition without translations answers the original, and says so
-    const sv = (await get(`/sv${API}/events/${ids.event}`)).body;
+    const sv = (await get(`/sv${API}/events/${records.event}`)).body;
     expect(sv.title).toBe('Lantern Walk');
     expect(sv.language.answered).toBe('en');
   });
 
   it("writes through an edition's path to that edition's translation, leaving the original alone", async () => {
-    const res = await post(`/fr${API}/events/${ids.event}`, { title: '<b>Promenade</b> aux lanternes', excerpt: 'Balade.' }).expect(200);
+    const res = await post(`/fr${API}/events/${records.event}`, { title: '<b>Promenade</b> aux lanternes', excerpt: 'Balade.' }).expect(
+      200,
+    );
     expect(res.body.title).toBe('Promenade aux lanternes');
     expect(res.body.language.fields).toMatchObject({ title: 'fr', excerpt: 'fr' });
-    expect((await get(`${API}/events/${ids.event}`)).body.title).toBe('Lantern Walk');
-    await post(`/fr${API}/venues/${ids.venue}`, { venue: 'Pavillon du port' }).expect(200);
-    expect((await get(`${API}/venues/${ids.venue}`)).body.venue).toBe('Harbour Pavilion');
-    expect((await get(`/fr${API}/venues/${ids.venue}`)).body.venue).toBe('Pavillon du port');
-    await post(`/fr${API}/categories/${ids.category}`, { name: 'Plein air' }).expect(200);
-    expect((await get(`${API}/categories/${ids.category}`)).body.name).toBe('Outdoor');
-    expect((await get(`/fr${API}/events/${ids.event}`)).body.categories[0].name).toBe('Plein air');
+    expect((await get(`${API}/events/${records.event}`)).body.title).toBe('Lantern Walk');
+    await post(`/fr${API}/venues/${records.venue}`, { venue: 'Pavillon du port' }).expect(200);
+    expect((await get(`${API}/venues/${records.venue}`)).body.venue).toBe('Harbour Pavilion');
+    expect((await get(`/fr${API}/venues/${records.venue}`)).body.venue).toBe('Pavillon du port');
+    await post(`/fr${API}/categories/${records.category}`, { name: 'Plein air' }).expect(200);
+    expect((await get(`${API}/categories/${records.category}`)).body.name).toBe('Outdoor');
+    expect((await get(`/fr${API}/events/${records.event}`)).body.categories[0].name).toBe('Plein air');
     // an occurrence of a series: its own translation, the series' originals alone
     const series = (
       await post(`${API}/events`, {
@@ -146,7 +148,7 @@ describe('content in every edition', () => {
     const originals = (await get(`${API}/events?start_date=2027-05-01&end_date=2027-05-31`)).body.events;
     expect(originals.map((event: { title: string }) => event.title)).toEqual(['Weekly Walk', 'Weekly Walk', 'Weekly Walk']);
     // the same validation as the original fields
-    const empty = await post(`/fr${API}/events/${ids.event}`, { title: '' });
+    const empty = await post(`/fr${API}/events/${records.event}`, { title: '' });
     expect(empty.status).toBe(400);
   });
 
@@ -165,20 +167,39 @@ describe('content in every edition', () => {
     expect((await get(`/de${API}/categories?search=drau`)).body.categories.map((term: { name: string }) => term.name)).toEqual(['Draußen']);
   });
 
+  it('lists the records that lack a translation of their title or name in an edition', async () => {
+    const ids = async (path: string, key: string) => ((await get(path)).body[key] as Array<{ id: number }>).map((record) => record.id);
+    const all = await ids(`${API}/events?per_page=50&start_date=2027-01-01`, 'events');
+    const missingDe = await ids(`${API}/events?per_page=50&start_date=2027-01-01&missing_translation=de`, 'events');
+    expect(missingDe).not.toContain(records.event);
+    expect(missingDe.length).toBe(all.length - 2); // the walk and the series' main event have German titles
+    expect(await ids(`/de${API}/events?per_page=50&start_date=2027-01-01&missing_translation=sv`, 'events')).toEqual(all);
+    expect(await ids(`${API}/venues?missing_translation=fr`, 'venues')).toEqual([]);
+    expect(await ids(`${API}/venues?missing_translation=ja`, 'venues')).toEqual([records.venue]);
+    expect(await ids(`${API}/categories?missing_translation=de`, 'categories')).toEqual([]);
+    expect(await ids(`${API}/tags?missing_translation=fr`, 'tags')).toEqual([records.tag]);
+    const next = (await get(`${API}/events?per_page=1&start_date=2027-01-01&missing_translation=de`)).body.next_rest_url as string;
+    expect(next).toContain('missing_translation=de');
+    for (const value of ['en', 'xx']) {
+      const res = await get(`${API}/events?missing_translation=${value}`);
+      expect({ status: res.status, params: Object.keys(res.body.data.params) }).toEqual({ status: 400, params: ['missing_translation'] });
+    }
+  });
+
   it('sets, removes and refuses translations given as an object', async () => {
     const feed = async (since: string) => (await t.http().get(`${API}/changes?since=${since}`).set('Authorization', ADMIN_AUTH)).body;
     const cursor = (await feed('now')).next_cursor as string;
-    await post(`${API}/tags/${ids.tag}`, { translations: { it: { name: 'Lanterne' }, de: null } }).expect(200);
-    expect((await get(`/de${API}/tags/${ids.tag}`)).body.name).toBe('Lanterns');
-    expect((await get(`/it${API}/tags/${ids.tag}`)).body.name).toBe('Lanterne');
-    await post(`${API}/events/${ids.event}`, { translations: { es: { excerpt: null } } }).expect(200);
-    expect((await get(`/es${API}/events/${ids.event}`)).body).toMatchObject({ title: 'Paseo de faroles', excerpt: '<p>Walk.</p>' });
+    await post(`${API}/tags/${records.tag}`, { translations: { it: { name: 'Lanterne' }, de: null } }).expect(200);
+    expect((await get(`/de${API}/tags/${records.tag}`)).body.name).toBe('Lanterns');
+    expect((await get(`/it${API}/tags/${records.tag}`)).body.name).toBe('Lanterne');
+    await post(`${API}/events/${records.event}`, { translations: { es: { excerpt: null } } }).expect(200);
+    expect((await get(`/es${API}/events/${records.event}`)).body).toMatchObject({ title: 'Paseo de faroles', excerpt: '<p>Walk.</p>' });
     const created = await post(`${API}/organizers`, { organizer: 'Lamp Club', translations: { ja: { organizer: 'ランプクラブ' } } }).expect(
       201,
     );
     expect((await get(`/ja${API}/organizers/${created.body.id}`)).body.organizer).toBe('ランプクラブ');
     for (const translations of [{ en: { title: 'x' } }, { xx: { title: 'x' } }, { de: { slug: 'x' } }, { de: 'x' }, ['de']]) {
-      const res = await post(`${API}/events/${ids.event}`, { translations });
+      const res = await post(`${API}/events/${records.event}`, { translations });
       expect({ translations, status: res.status, params: Object.keys(res.body.data?.params ?? {}) }).toEqual({
         translations,
         status: 400,
@@ -187,6 +208,6 @@ describe('content in every edition', () => {
     }
     // a write of translations is an update of the record in the change feed
     const changes = (await feed(encodeURIComponent(cursor))).changes as Array<Record<string, unknown>>;
-    expect(changes[0]).toMatchObject({ type: 'tag', id: ids.tag, action: 'updated' });
+    expect(changes[0]).toMatchObject({ type: 'tag', id: records.tag, action: 'updated' });
   });
 });

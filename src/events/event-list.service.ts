@@ -45,6 +45,7 @@ const LIST_ORDER = [
   'ends_after',
   'strict_dates',
   'search',
+  'missing_translation',
   'categories',
   'tags',
   'venue',
@@ -152,6 +153,7 @@ export class EventListService {
     if (hasLat !== hasLng) problems.add(hasLat ? 'geoloc_lng' : 'geoloc_lat', 'geoloc_pair');
     if (query.post_parent !== undefined && !(await this.reads.isLiveEvent(query.post_parent))) problems.add('post_parent', 'unknown_event');
     const modified = modifiedWindow(query, siteZone, now, problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(LIST_ORDER);
 
     const builder = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
@@ -163,6 +165,8 @@ export class EventListService {
       const columns = ['title', 'description', 'excerpt'].map((field) => this.translations.answeredText(ctx, 'event', 'e', field));
       whereSearch(builder, query.search, user, columns);
     }
+    if (query.missing_translation !== undefined)
+      builder.andWhere(this.translations.missingCondition('event', 'e', query.missing_translation));
     if (categoryIds) whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
     if (tagIds) whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
     if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });
@@ -196,6 +200,7 @@ export class EventListService {
       ['start_date', usesInclude ? undefined : dates.start_date],
       ['end_date', usesInclude ? undefined : dates.end_date],
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['status', statusWords],
       ['post_parent', query.post_parent],
       ['include', query.include],

@@ -30,6 +30,7 @@ const LIST_LINK_ORDER = [
   'page',
   'per_page',
   'search',
+  'missing_translation',
   'event',
   'has_events',
   'only_with_upcoming',
@@ -79,11 +80,15 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     }
     if (query.event !== undefined && !(await this.events.exists(query.event))) problems.add('event', 'unknown_event');
     const modified = modifiedWindow(query, this.items.site.siteTimezone, new Date(), problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(LIST_LINK_ORDER);
 
     const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
     builder.where(visibleCondition('i', user, statuses as ItemStatus[]).sql);
     if (query.search !== undefined) this.whereSearch(builder, query.search, ctx);
+    if (query.missing_translation !== undefined) {
+      builder.andWhere(this.translations.missingCondition(this.definition.kind, 'i', query.missing_translation));
+    }
     if (query.event !== undefined) builder.andWhere(this.events.linkedEventsExist(this.definition.kind, `e.id = ${Number(query.event)}`));
     if (query.has_events !== undefined) {
       const linked = this.events.linkedEventsExist(this.definition.kind, "e.status IN ('publish', 'future', 'private')");
@@ -107,6 +112,7 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
       ['has_events', query.has_events],
       ['status', statusWords],
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['only_with_upcoming', query.only_with_upcoming],
       ...orderAndModifiedEcho(query, modified),
     ]);

@@ -59,6 +59,7 @@ export class TermsService extends TermAssignments {
     const post = query.event ?? query.post;
     if (post !== undefined && !(await this.events.exists(post))) problems.add(postParam, 'unknown_event');
     const modified = modifiedWindow(query, this.siteTimezone, new Date(), problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(paramOrder(queryClass));
 
     let selected = terms;
@@ -76,6 +77,10 @@ export class TermsService extends TermAssignments {
       const nameOf = (term: AnyTerm) => (names ? names.textOf(this.definition.taxonomy, term.id, term) : term).name;
       selected = selected.filter((term) => nameOf(term).toLowerCase().includes(needle) || term.slug.includes(needle));
     }
+    if (query.missing_translation !== undefined) {
+      const translated = await this.translations.translatedIds(this.definition.taxonomy, query.missing_translation);
+      selected = selected.filter((term) => !translated.has(term.id));
+    }
     if (include) selected = selected.filter((term) => include.includes(term.id));
     if (exclude) selected = selected.filter((term) => !exclude.includes(term.id));
     if (hierarchical && query.parent !== undefined) selected = selected.filter((term) => (term.parentId ?? 0) === query.parent);
@@ -92,6 +97,7 @@ export class TermsService extends TermAssignments {
     const texts = await this.translations.read(ctx, { [this.definition.taxonomy]: page.map((term) => term.id) });
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['exclude', query.exclude],
       ['include', query.include],
       ['order', query.order],

@@ -117,6 +117,28 @@ export class ContentTranslationsService {
     return `COALESCE(${[...lookups, column].join(', ')})`;
   }
 
+  /** Checks a list's `missing_translation`: an edition other than the content language, else a problem of `param`. */
+  checkMissingLanguage(language: string | undefined, param: string, problems: ParamProblems): void {
+    if (language === undefined || (this.editions.includes(language) && language !== this.contentLanguage)) return;
+    problems.add(param, 'one_of', { values: this.editions.filter((code) => code !== this.contentLanguage).join(', ') });
+  }
+
+  /** SQL: the record `alias` of `kind` has no translation of its title or name in `language` (a checked edition). */
+  missingCondition(kind: TranslatedKind, alias: string, language: string): string {
+    if (!LANGUAGE_CODE.test(language)) throw new Error(`not a language code: ${language}`);
+    return `NOT EXISTS (SELECT 1 FROM content_translations ct WHERE ct.kind = '${kind}' AND ct.record_id = ${alias}.id AND ct.language = '${language}' AND ct.field = '${TRANSLATED_FIELDS[kind][0]}')`;
+  }
+
+  /** Ids of records of `kind` with a translation of their title or name in `language`. */
+  async translatedIds(kind: TranslatedKind, language: string): Promise<Set<number>> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(ContentTranslationEntity, 't')
+      .select('t.record_id', 'record_id')
+      .where('t.kind = :kind AND t.language = :language AND t.field = :field', { kind, language, field: TRANSLATED_FIELDS[kind][0] })
+      .getRawMany<{ record_id: number | string }>();
+    return new Set(rows.map((row) => Number(row.record_id)));
+  }
+
   /** The translations of `records` for `ctx`'s edition; null through the default path. */
   async read(ctx: RequestContext, records: TranslatedRecords, manager?: EntityManager): Promise<TranslatedTexts | null> {
     if (!this.applies(ctx)) return null;

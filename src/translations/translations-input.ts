@@ -1,4 +1,5 @@
 import { Invalid, Param } from '../common/validation/param.js';
+import { text } from '../common/validation/parsers.js';
 import { TRANSLATED, type TranslatedKind } from './content-translations.js';
 import type { TranslationChanges } from './content-translations.service.js';
 
@@ -53,3 +54,17 @@ export const TranslationsField = (kind: TranslatedKind) =>
       },
     },
   });
+
+/** The documentation of every list's `missing_translation`. */
+export const MISSING_TRANSLATION_DOC =
+  'Only records without a translation of their title or name in this edition (an edition other than the content language).';
+
+/** `missing_translation` of a list: an edition's code (the service checks it is one). */
+export const MissingTranslationParam = () =>
+  Param(
+    (raw: unknown, param: string) => {
+      const value = text({ max: 8, nonEmpty: true })(raw, param);
+      return value instanceof Invalid ? value : value.toLowerCase();
+    },
+    { schema: { type: 'string' } },
+  );
