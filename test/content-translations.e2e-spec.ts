@@ -3,18 +3,21 @@ import { DataSource } from 'typeorm';
 import { DataVersionService } from '../src/cache/data-version.service.js';
 import { ContentTranslationsService } from '../src/translations/content-translations.service.js';
 import { ADMIN_AUTH } from './support/events.js';
+import { startReceiver, type Receiver } from './support/webhook-receiver.js';
 import { API, startTestApp, type TestApp } from './support/test-app.js';
 
 /** Content in every edition (issue 48): translations read through editions' paths, written three ways. */
 describe('content in every edition', () => {
   let t: TestApp;
+  let rx: Receiver;
   let records: { event: number; venue: number; organizer: number; category: number; tag: number };
 
   const post = (path: string, body: Record<string, unknown>) => t.http().post(path).set('Authorization', ADMIN_AUTH).send(body);
   const get = (path: string) => t.http().get(path);
 
   beforeAll(async () => {
-    t = await startTestApp({ CONTENT_FALLBACKS: 'pt-br:es' });
+    t = await startTestApp({ CONTENT_FALLBACKS: 'pt-br:es', OUTBOUND_ALLOW_PRIVATE: 'true', CHANGES_POLL_INTERVAL_MS: '100' });
+    rx = await startReceiver();
     const category = (await post(`${API}/categories`, { name: 'Outdoor', description: 'Outside.' })).body;
     const tag = (await post(`${API}/tags`, { name: 'Lanterns' })).body;
     const venue = (await post(`${API}/venues`, { venue: 'Harbour Pavilion', description: '<p>On the pier.</p>' })).body;
@@ -34,7 +37,10 @@ describe('content in every edition', () => {
     ).body;
     records = { event: event.id, venue: venue.id, organizer: organizer.id, category: category.id, tag: tag.id };
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await rx.close();
+  });
 
   it('answers the default path byte for byte as before translations exist', async () => {
     const paths = [
@@ -208,6 +214,14 @@ describe('content in every edition', () => {
     }
     // a write of translations is an update of the record in the change feed
     const changes = (await feed(encodeURIComponent(cursor))).changes as Array<Record<string, unknown>>;
-    expect(changes[0]).toMatchObject({ type: 'tag', id: records.tag, action: 'updated' });
+    expect(changes[0]).toMatchObject({ type: 'tag', id: records.tag, action: 'updated', languages: ['de', 'it'] });
+    expect(changes.find((change) => change.type === 'organizer')).toMatchObject({ action: 'created', languages: ['ja'] });
+    // webhooks name the editions too; a change without translations names none
+    await post(`${API}/webhooks`, { url: rx.url('/hook'), events: ['tag.*'] }).expect(201);
+    await post(`/ko${API}/tags/${records.tag}`, { description: '랜턴' }).expect(200);
+    await post(`${API}/tags/${records.tag}`, { slug: 'lanterns-2' }).expect(200);
+    await rx.waitFor(() => rx.received.length >= 2);
+    expect(rx.received.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
+    expect((await get(`${API}/tags/${records.tag}`)).body.description).toBe('');
   });
 });

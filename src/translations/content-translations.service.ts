@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { ApiConfig } from '../config/app-config.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { noteTranslated } from '../changes/change-commits.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { ContentTranslationEntity } from './content-translation.entity.js';
@@ -180,6 +181,8 @@ export class ContentTranslationsService {
    */
   async write(manager: EntityManager, kind: TranslatedKind, recordId: number, changes: TranslationChanges): Promise<boolean> {
     let wrote = false;
+    // the record's change row names the editions (change feed, webhooks)
+    noteTranslated(manager, kind, recordId, Object.keys(changes));
     for (const [language, fields] of Object.entries(changes)) {
       if (fields === null) {
         await manager.delete(ContentTranslationEntity, { kind, recordId, language });
