@@ -224,4 +224,20 @@ describe('content in every edition', () => {
     expect(rx.received.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
     expect((await get(`${API}/tags/${records.tag}`)).body.description).toBe('');
   });
+  it('orders the terms embedded in an event by the names the edition answers', async () => {
+    const event = (
+      await post(`${API}/events`, {
+        title: 'Two tags',
+        start_date: '2027-06-01 10:00:00',
+        end_date: '2027-06-01 11:00:00',
+        tags: ['Alpha', 'Beta'],
+      }).expect(201)
+    ).body;
+    const alpha = event.tags.find((tag: { name: string }) => tag.name === 'Alpha');
+    await post(`${API}/tags/${alpha.id}`, { translations: { de: { name: 'Zeta' } } }).expect(200);
+    const names = async (prefix: string) =>
+      (await get(`${prefix}${API}/events/${event.id}`)).body.tags.map((tag: { name: string }) => tag.name);
+    expect(await names('/de')).toEqual(['Beta', 'Zeta']);
+    expect(await names('')).toEqual(['Alpha', 'Beta']);
+  });
 });

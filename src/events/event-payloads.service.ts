@@ -18,7 +18,7 @@ import { TagsService } from '../tags/tags.service.js';
 import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import type { TranslatedTexts } from '../translations/content-translations.js';
 import { termLinksOfEvents, termLinksOfEventWith, type TermLink } from '../terms/term-assignments.js';
-import type { AnyTerm } from '../terms/term-tree.js';
+import { compareTermNames, type AnyTerm } from '../terms/term-tree.js';
 import type { EventTermResponse } from '../terms/term.response.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -219,13 +219,11 @@ const EMBEDDED_VERSION = 'SELECT embedded_version FROM data_version WHERE id = 1
 const ORGANIZER_LINKS = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
 const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
 
-/** Embedded terms in the reader's languages, each with its language key. */
+/** Embedded terms in the reader's languages, each with its language key, in the order of the names the reader sees. */
 function translateTerms(texts: TranslatedTexts, byEvent: Map<number, EventTermResponse[]>, kind: 'category' | 'tag'): void {
   for (const [eventId, terms] of byEvent) {
-    byEvent.set(
-      eventId,
-      terms.map((term) => texts.withKey(kind, Number(term.id), texts.textOf(kind, Number(term.id), { ...term }))),
-    );
+    const translated = terms.map((term) => texts.withKey(kind, Number(term.id), texts.textOf(kind, Number(term.id), { ...term })));
+    byEvent.set(eventId, translated.sort(compareTermNames));
   }
 }
 
