@@ -101,7 +101,9 @@ describe('content in every edition', () => {
     expect(de.categories[0]).toMatchObject({ name: 'Draußen', description: 'Outside.' });
     expect(de.tags[0].name).toBe('Laternen');
     expect(de.json_ld.name).toBe('Laternenweg');
-    // lists and the records' own routes
+    // by slug, lists and the records' own routes
+    expect((await get(`/de${API}/events/by-slug/lantern-walk`)).body.title).toBe('Laternenweg');
+    expect((await get(`/de${API}/venues/by-slug/harbour-pavilion`)).body.venue).toBe('Hafenpavillon');
     const list = (await get(`/de${API}/events`)).body;
     expect(list.events[0].title).toBe('Laternenweg');
     expect((await get(`/de${API}/venues`)).body.venues[0].venue).toBe('Hafenpavillon');
