@@ -243,3 +243,34 @@ describe('content in every edition', () => {
     expect(await names('')).toEqual(['Alpha', 'Beta']);
   });
 });
+
+describe('content in every edition, originals in a language other than the default edition', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CONTENT_LANGUAGE: 'de', CONTENT_FALLBACKS: 'nl:de' });
+  });
+  afterAll(() => t.close());
+
+  it('answers the originals through the default path and the content language, translations elsewhere', async () => {
+    const post = (path: string, body: Record<string, unknown>) => t.http().post(path).set('Authorization', ADMIN_AUTH).send(body);
+    const created = await post(`${API}/events`, {
+      title: 'Laternenweg',
+      start_date: '2027-04-02 18:00:00',
+      end_date: '2027-04-02 20:00:00',
+      translations: { fr: { title: 'Promenade' } },
+    }).expect(201);
+    const id = created.body.id as number;
+    expect(created.body.language).toBeUndefined();
+    expect((await t.http().get(`${API}/events/${id}`)).body.title).toBe('Laternenweg');
+    const de = (await t.http().get(`/de${API}/events/${id}`)).body;
+    expect(de).toMatchObject({ title: 'Laternenweg', language: { original: 'de', answered: 'de', translations: ['fr'] } });
+    // a write through the content language's path changes the original
+    await post(`/de${API}/events/${id}`, { title: 'Laternenweg am Hafen' }).expect(200);
+    expect((await t.http().get(`${API}/events/${id}`)).body.title).toBe('Laternenweg am Hafen');
+    expect((await t.http().get(`/fr${API}/events/${id}`)).body.title).toBe('Promenade');
+    expect((await t.http().get(`/nl${API}/events/${id}`)).body.language.answered).toBe('de');
+    // the default edition answers the originals only: no translation into it
+    const refused = await post(`${API}/events/${id}`, { translations: { en: { title: 'Lantern walk' } } });
+    expect(refused.status).toBe(400);
+  });
+});

@@ -47,6 +47,14 @@ export class ContentTranslationsService {
     return ctx.edition !== this.defaultEdition && ctx.target !== null;
   }
 
+  /**
+   * Whether records may hold a translation into `language`: an edition served under its own path
+   * (the default path answers the originals only) other than the content language.
+   */
+  translatable(language: string): boolean {
+    return this.editions.includes(language) && language !== this.contentLanguage && language !== this.defaultEdition;
+  }
+
   /** The edition's languages in the order they answer, the content language last. */
   chainOf(edition: string): readonly string[] {
     return this.chains[edition] ?? [edition, this.contentLanguage];
@@ -72,7 +80,7 @@ export class ContentTranslationsService {
     // a record is created with its original text, whatever the path
     if (write === 'update' && this.applies(ctx) && ctx.edition !== this.contentLanguage) {
       const own: Record<string, string | null> = {};
-      original = { ...input };
+      original = Object.assign(Object.create(Object.getPrototypeOf(input) as object) as T, input);
       for (const { field, wire } of fields) {
         const value = (input as Record<string, unknown>)[wire];
         if (typeof value !== 'string') continue;
@@ -84,7 +92,7 @@ export class ContentTranslationsService {
     const given = (input as { translations?: TranslationChanges }).translations;
     if (given !== undefined) {
       for (const [language, values] of Object.entries(given)) {
-        if (!this.editions.includes(language) || language === this.contentLanguage) {
+        if (!this.translatable(language)) {
           problems.add('translations', 'translations', { fields: fields.map(({ wire }) => wire).join(', ') });
           break;
         }
@@ -120,8 +128,8 @@ export class ContentTranslationsService {
 
   /** Checks a list's `missing_translation`: an edition other than the content language, else a problem of `param`. */
   checkMissingLanguage(language: string | undefined, param: string, problems: ParamProblems): void {
-    if (language === undefined || (this.editions.includes(language) && language !== this.contentLanguage)) return;
-    problems.add(param, 'one_of', { values: this.editions.filter((code) => code !== this.contentLanguage).join(', ') });
+    if (language === undefined || this.translatable(language)) return;
+    problems.add(param, 'one_of', { values: this.editions.filter((code) => this.translatable(code)).join(', ') });
   }
 
   /** SQL: the record `alias` of `kind` has no translation of its title or name in `language` (a checked edition). */
