@@ -226,6 +226,14 @@ describe('content in every edition', () => {
     expect(rx.received.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
     expect((await get(`${API}/tags/${records.tag}`)).body.description).toBe('');
   });
+  it("documents translations, missing_translation and the language key in /doc, in the edition's language", async () => {
+    const doc = JSON.stringify((await get(`/de${API}/doc`)).body);
+    expect(doc).toContain('Übersetzungen der Textfelder nach Ausgabe');
+    expect(doc).toContain('Nur Einträge ohne Übersetzung ihres Titels oder Namens');
+    expect(doc).toContain('Nur über den Pfad einer Ausgabe');
+    expect(doc).toContain('missing_translation');
+  });
+
   it('orders the terms embedded in an event by the names the edition answers', async () => {
     const event = (
       await post(`${API}/events`, {
