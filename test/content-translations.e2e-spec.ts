@@ -226,6 +226,23 @@ describe('content in every edition', () => {
     expect(rx.received.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
     expect((await get(`${API}/tags/${records.tag}`)).body.description).toBe('');
   });
+  it('caches answers per edition and moves them on with a translation write', async () => {
+    const path = (prefix: string) => `${prefix}${API}/organizers/${records.organizer}`;
+    await get(path('/fr'));
+    const fr = await get(path('/fr'));
+    expect(fr.headers['x-cache']).toBe('HIT');
+    expect(fr.body.organizer).toBe('Amis du port');
+    const de = await get(path('/de'));
+    expect(de.body.organizer).toBe('Harbour Friends');
+    expect(de.headers.etag).not.toBe(fr.headers.etag);
+    expect((await get(path('/fr')).set('If-None-Match', fr.headers.etag)).status).toBe(304);
+    await post(`/fr${API}/organizers/${records.organizer}`, { organizer: 'Les amis du port' }).expect(200);
+    const after = await get(path('/fr'));
+    expect(after.headers['x-cache']).not.toBe('HIT');
+    expect(after.body.organizer).toBe('Les amis du port');
+    expect((await get(path('/fr')).set('If-None-Match', fr.headers.etag)).status).toBe(200);
+  });
+
   it("documents translations, missing_translation and the language key in /doc, in the edition's language", async () => {
     const doc = JSON.stringify((await get(`/de${API}/doc`)).body);
     expect(doc).toContain('Übersetzungen der Textfelder nach Ausgabe');
