@@ -220,10 +220,18 @@ describe('content in every edition', () => {
     expect(changes.find((change) => change.type === 'organizer')).toMatchObject({ action: 'created', languages: ['ja'] });
     // webhooks name the editions too; a change without translations names none
     await post(`${API}/webhooks`, { url: rx.url('/hook'), events: ['tag.*'] }).expect(201);
+    await post(`${API}/webhooks`, { url: rx.url('/italian'), events: ['tag.*'], edition: 'it' }).expect(201);
     await post(`/ko${API}/tags/${records.tag}`, { description: '랜턴' }).expect(200);
     await post(`${API}/tags/${records.tag}`, { slug: 'lanterns-2' }).expect(200);
-    await rx.waitFor(() => rx.received.length >= 2);
-    expect(rx.received.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
+    await rx.waitFor(() => rx.received.length >= 4);
+    const hook = rx.received.filter((entry) => entry.path === '/hook');
+    expect(hook.map((entry) => (entry.json as { languages?: string[] }).languages)).toEqual([['ko'], undefined]);
+    // each subscription gets the record as its edition's path answers it
+    expect(hook[0].json.data).toMatchObject({ name: 'Lanterns', description: '' });
+    expect(hook[0].json.data.language).toBeUndefined();
+    const italian = rx.received.filter((entry) => entry.path === '/italian');
+    expect(italian[0].json.data).toMatchObject({ name: 'Lanterne', language: { answered: 'it', translations: ['it', 'ko'] } });
+    expect(italian[0].json.data.urls.self).toContain(`/it${API}/tags/`);
     expect((await get(`${API}/tags/${records.tag}`)).body.description).toBe('');
   });
   it('caches answers per edition and moves them on with a translation write', async () => {

@@ -148,8 +148,11 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   async renderForChange(manager: EntityManager, id: number, ctx: RequestContext): Promise<R | null> {
     const item = await manager.findOneBy(this.definition.entity, { id } as never);
     if (!item) return null;
-    const images = await this.images.payloads([item.imageId], manager);
-    return this.view(item, images.get(item.imageId ?? -1), ctx.user, undefined, true);
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId], manager),
+      this.translations.read(ctx, { [this.definition.kind]: [item.id] }, manager),
+    ]);
+    return this.viewIn(texts, item, images.get(item.imageId ?? -1), ctx.user, undefined, true);
   }
 
   /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */

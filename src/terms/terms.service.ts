@@ -230,7 +230,8 @@ export class TermsService extends TermAssignments {
     if (!term) return null;
     const terms = this.definition.hierarchical ? await repository.find() : [term];
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
-    return toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), true);
+    const texts = await this.translations.read(ctx, { [this.definition.taxonomy]: [term.id] }, manager);
+    return this.inLanguage(texts, term, byId, ctx, true);
   }
 
   async requireTerm(id: number): Promise<AnyTerm> {
