@@ -9,6 +9,7 @@ import { ResponseCacheMetrics } from './cache/response-cache-metrics.js';
 import { BEFORE_CACHED_READ, ResponseCacheStore } from './cache/response-cache-store.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { ChangesModule } from './changes/changes.module.js';
+import { TranslationsModule } from './translations/translations.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { reachDatabase } from './database/database-at-start.js';
 import { DatabaseGuardModule } from './database/database-guard.module.js';
@@ -114,6 +115,7 @@ export class AppModule implements NestModule {
         LimitsModule,
         UsersModule,
         DocsModule,
+        TranslationsModule,
         ItemsModule,
         EventsModule,
         VenuesModule,

@@ -166,6 +166,31 @@ describe('work per list request', () => {
     expect(many).toBeLessThanOrEqual(12);
   });
 
+  it("answers a list through an edition's path with one statement more, for 5 and for 50 events, translated or not", async () => {
+    const counter = countQueries(t.app.get<DataSource>(getDataSourceToken()));
+    const statements = async (path: string) => {
+      await t.http().get(path);
+      counter.reset();
+      const res = await t.http().get(path);
+      expect(res.status).toBe(200);
+      return counter.count;
+    };
+    const admin = basic(ADMIN);
+    const plain = await statements(`${API}/events?per_page=50`);
+    for (const perPage of [5, 50]) expect(await statements(`/de${API}/events?per_page=${perPage}`)).toBe(plain + 1);
+    const first = (await t.http().get(`${API}/events?per_page=1`)).body.events[0];
+    await t
+      .http()
+      .post(`${API}/events/${first.id}`)
+      .set('Authorization', admin)
+      .send({ translations: { de: { title: 'Übersetzt' }, fr: { title: 'Traduit' } } })
+      .expect(200);
+    expect(await statements(`/de${API}/events?per_page=50`)).toBe(plain + 1);
+    expect(
+      (await t.http().get(`/de${API}/events?per_page=50`)).body.events.some((event: { title: string }) => event.title === 'Übersetzt'),
+    ).toBe(true);
+  });
+
   it('checks every id a create names (venue, organizers, category, tag) in one statement before its transaction', async () => {
     const admin = basic(ADMIN);
     const [linked] = (await t.http().get(`${API}/events?per_page=1`)).body.events as Array<{

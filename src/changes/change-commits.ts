@@ -16,6 +16,8 @@ const RECORDED = Symbol('changes-recorded');
 const HOOKS = Symbol('change-hooks');
 /** Whether snapshots are wanted, as a statement of the transaction already asked (`ChangeSnapshots.wantedCondition`). */
 const SNAPSHOTS_WANTED = Symbol('snapshots-wanted');
+/** Per record (`kind:id`), the languages whose translation a transaction wrote, until its change row takes them. */
+const TRANSLATED = Symbol('changes-translated');
 /** How deep the runner's transactions nest, counted by {@link ChangeCommits} from the transaction events. */
 const DEPTH = Symbol('transaction-depth');
 
@@ -49,6 +51,7 @@ function ended(runner: QueryRunner): number {
 function forget(data: Record<symbol, unknown>): void {
   delete data[RECORDED];
   delete data[SNAPSHOTS_WANTED];
+  delete data[TRANSLATED];
 }
 
 /** Notes the change rows a transaction inserted (called by `recordingChanges`). */
@@ -69,6 +72,26 @@ export function noteSnapshotsWanted(manager: EntityManager, wanted: boolean): vo
 /** The answer noted by {@link noteSnapshotsWanted} in this transaction, if any. */
 export function notedSnapshotsWanted(manager: EntityManager): boolean | undefined {
   return bag(manager.queryRunner)?.[SNAPSHOTS_WANTED] as boolean | undefined;
+}
+
+/** Notes, in a transaction, the languages whose translation of a record it wrote: the record's next change row names them. */
+export function noteTranslated(manager: EntityManager, kind: string, id: number, languages: readonly string[]): void {
+  const data = bag(manager.queryRunner);
+  if (!data || languages.length === 0) return;
+  const noted = (data[TRANSLATED] as Map<string, Set<string>> | undefined) ?? new Map<string, Set<string>>();
+  const own = noted.get(`${kind}:${id}`) ?? new Set<string>();
+  for (const language of languages) own.add(language);
+  noted.set(`${kind}:${id}`, own);
+  data[TRANSLATED] = noted;
+}
+
+/** The languages noted by {@link noteTranslated} for a record, taken (a later change of it names its own). */
+export function takeTranslated(manager: EntityManager, kind: string, id: number): string[] | undefined {
+  const noted = bag(manager.queryRunner)?.[TRANSLATED] as Map<string, Set<string>> | undefined;
+  const own = noted?.get(`${kind}:${id}`);
+  if (!own) return undefined;
+  noted!.delete(`${kind}:${id}`);
+  return [...own].sort();
 }
 
 /** The hooks of the transaction `manager` works in, if the change module is running. */

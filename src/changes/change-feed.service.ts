@@ -37,6 +37,7 @@ interface LogRow {
   protected_before: number | boolean | string;
   protected_after: number | boolean | string;
   modified_utc: Date | string;
+  languages: string | null;
 }
 
 const truthy = (value: number | boolean | string) => value === true || value === 1 || value === '1';
@@ -98,7 +99,7 @@ export class ChangeFeedService {
     let more = false;
     scan: while (scanned < SCAN_LIMIT) {
       const rows: LogRow[] = await this.dataSource.query(
-        'SELECT seq, kind, record_id, author_id, status_before, status_after, protected_before, protected_after, modified_utc FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, kind, record_id, author_id, status_before, status_after, protected_before, protected_after, modified_utc, languages FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
         [position.toString(), SCAN_BATCH],
       );
       for (const row of rows) {
@@ -137,6 +138,7 @@ export class ChangeFeedService {
       action: before && after ? 'updated' : after ? 'created' : 'deleted',
       modified_utc: row.modified_utc instanceof Date ? dateToWall(row.modified_utc) : String(row.modified_utc).slice(0, 19),
       rest_url: `${ctx.api}/${COLLECTION[row.kind]}/${id}`,
+      ...(row.languages ? { languages: row.languages.split(',') } : {}),
     };
   }
 }

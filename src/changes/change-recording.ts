@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
-import { changeHooks, noteRecorded } from './change-commits.js';
+import { changeHooks, noteRecorded, takeTranslated } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
 /** The kinds of record the change log follows, as the change feed names them. */
@@ -91,7 +91,7 @@ export async function recordingChanges<T>(
   const lastStates = hooks ? await hooks.lastStates(manager, kind, [...before.keys()]) : new Map<number, string>();
   const result = await work();
   const after = creation?.states ?? (await readStates(manager, kind, ids));
-  await insertChanges(manager, changeRows(kind, ids, before, after, declared, lastStates));
+  await insertChanges(manager, changeRows(manager, kind, ids, before, after, declared, lastStates));
   return result;
 }
 
@@ -108,6 +108,7 @@ async function insertChanges(manager: EntityManager, rows: Array<Partial<ChangeE
 
 /** One change row per record of `ids` that existed before or after (see {@link recordingChanges}). */
 function changeRows(
+  manager: EntityManager,
   kind: ChangeKind,
   ids: readonly number[],
   before: ReadonlyMap<number, RecordState>,
@@ -135,6 +136,7 @@ function changeRows(
       recordedUtc,
       seq: null,
       snapshot: action === 'deleted' ? (lastStates.get(id) ?? null) : null,
+      languages: takeTranslated(manager, kind, id)?.join(',') ?? null,
     });
   }
   return rows;
@@ -151,7 +153,10 @@ export async function recordKnownChanges(
   before: ReadonlyMap<number, RecordState>,
   after: ReadonlyMap<number, RecordState>,
 ): Promise<void> {
-  await insertChanges(manager, changeRows(kind, [...new Set([...before.keys(), ...after.keys()])], before, after, undefined, new Map()));
+  await insertChanges(
+    manager,
+    changeRows(manager, kind, [...new Set([...before.keys(), ...after.keys()])], before, after, undefined, new Map()),
+  );
 }
 
 /**

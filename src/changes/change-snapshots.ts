@@ -12,10 +12,14 @@ import type { ChangeKind } from './change-recording.js';
  */
 export type ChangeRenderer = (manager: EntityManager, id: number, ctx: RequestContext) => Promise<object | null>;
 
-/** A stored snapshot: the record's JSON and the API base its URLs were written with. */
+/**
+ * A stored snapshot: the record's JSON and the API base its URLs were written with; `editions`: the
+ * record as other editions' paths answer it (their text, their URLs), for the editions asked for.
+ */
 interface StoredSnapshot {
   api: string;
   data: unknown;
+  editions?: Record<string, unknown>;
 }
 
 /** Whether snapshots are wanted now: an SQL condition, asked inside the committing transaction. */
@@ -32,14 +36,17 @@ const RENDERING_USER: AuthUser = { id: 0, login: '', role: 'administrator' };
  * subscription exists), so writes without listeners pay one small query before their commit.
  *
  * Platform code cannot know the resources: each resource registers its {@link ChangeRenderer}.
- * Snapshots are written in the default edition; {@link ChangeSnapshots.read} rebases their URLs onto
- * another edition's API.
+ * Snapshots are written in the default edition, and in the other editions a module asks for
+ * ({@link ChangeSnapshots.alsoInEditionsOf}: the webhooks' subscriptions); {@link ChangeSnapshots.read}
+ * gives an edition its own rendering, else rebases the default one's URLs onto its API.
  */
 @Injectable()
 export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
   private readonly renderers = new Map<string, ChangeRenderer>();
   /** Each answers true while snapshots are wanted. */
   private readonly probes: SnapshotProbe[] = [];
+  /** Queries whose rows (`edition`) name the other editions snapshots are also rendered in. */
+  private readonly editionQueries: string[] = [];
 
   constructor(
     private readonly commits: ChangeCommits,
@@ -53,6 +60,15 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
 
   register(kind: ChangeKind, renderer: ChangeRenderer): void {
     this.renderers.set(kind, renderer);
+  }
+
+  /**
+   * Snapshots are also rendered in the editions a query's rows name (`edition` column; the default
+   * edition needs none): the webhooks' subscriptions of other editions get their text (content in
+   * every edition) without a read after the commit.
+   */
+  alsoInEditionsOf(query: string): void {
+    this.editionQueries.push(query);
   }
 
   /** Snapshots are taken while any probe holds (asked once per committing transaction). */
@@ -81,53 +97,83 @@ export class ChangeSnapshots implements ChangeHooks, OnModuleInit {
     return Number(row?.wanted) === 1;
   }
 
-  /** The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind. */
-  async render(manager: EntityManager, kind: string, id: number): Promise<string | null> {
+  /**
+   * The record now, as a snapshot (JSON), or null when it does not exist or no renderer knows its kind.
+   * `others`: the editions it is also rendered in (default: those {@link alsoInEditionsOf} names now).
+   */
+  async render(manager: EntityManager, kind: string, id: number, others?: readonly string[]): Promise<string | null> {
     const renderer = this.renderers.get(kind);
     if (!renderer) return null;
-    const api = this.editions.api(this.editions.defaultEdition);
-    const ctx: RequestContext = {
-      edition: this.editions.defaultEdition,
-      base: this.editions.base(this.editions.defaultEdition),
-      api,
-      target: null,
+    const defaultEdition = this.editions.defaultEdition;
+    const api = this.editions.api(defaultEdition);
+    const data = await renderer(manager, id, this.renderingContext(defaultEdition));
+    if (data === null) return null;
+    const stored: StoredSnapshot = { api, data };
+    for (const edition of others ?? (await this.otherEditions(manager))) {
+      stored.editions ??= {};
+      stored.editions[edition] = await renderer(manager, id, this.renderingContext(edition));
+    }
+    return JSON.stringify(stored);
+  }
+
+  async lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>> {
+    const states = new Map<number, string>();
+    const others = await this.otherEditions(manager);
+    for (const id of ids) {
+      const snapshot = await this.render(manager, kind, id, others);
+      if (snapshot !== null) states.set(id, snapshot);
+    }
+    return states;
+  }
+
+  /** The data of a snapshot as `edition`'s path answers it: rendered in it, else its URLs moved into its API. */
+  read(snapshot: string, edition: string): unknown {
+    const stored = JSON.parse(snapshot) as StoredSnapshot;
+    if (stored.editions?.[edition] !== undefined) return stored.editions[edition];
+    const target = this.editions.api(this.editions.codes.includes(edition) ? edition : this.editions.defaultEdition);
+    return stored.api === target ? stored.data : rebase(stored.data, stored.api, target);
+  }
+
+  /** A request of an administrator through `edition`'s path (the default path for the default edition). */
+  private renderingContext(edition: string): RequestContext {
+    const defaultPath = edition === this.editions.defaultEdition;
+    return {
+      edition,
+      base: this.editions.base(edition),
+      api: this.editions.api(edition),
+      target: defaultPath ? null : { path: '', search: '' },
       user: RENDERING_USER,
       route: null,
       ifMatch: null,
       routeParams: {},
       subject: null,
     };
-    const data = await renderer(manager, id, ctx);
-    return data === null ? null : JSON.stringify({ api, data } satisfies StoredSnapshot);
   }
 
-  async lastStates(manager: EntityManager, kind: string, ids: readonly number[]): Promise<Map<number, string>> {
-    const states = new Map<number, string>();
-    for (const id of ids) {
-      const snapshot = await this.render(manager, kind, id);
-      if (snapshot !== null) states.set(id, snapshot);
+  /** The editions other than the default one that snapshots are rendered in now. */
+  private async otherEditions(manager: EntityManager): Promise<string[]> {
+    const found = new Set<string>();
+    for (const query of this.editionQueries) {
+      const rows: Array<{ edition: string }> = await manager.query(query);
+      for (const { edition } of rows) {
+        if (edition !== this.editions.defaultEdition && this.editions.codes.includes(edition)) found.add(edition);
+      }
     }
-    return states;
-  }
-
-  /** The data of a snapshot with its URLs in the API of `edition`. */
-  read(snapshot: string, edition: string): unknown {
-    const stored = JSON.parse(snapshot) as StoredSnapshot;
-    const target = this.editions.api(this.editions.codes.includes(edition) ? edition : this.editions.defaultEdition);
-    return stored.api === target ? stored.data : rebase(stored.data, stored.api, target);
+    return [...found].sort();
   }
 
   private async capture(manager: EntityManager, changeIds: readonly string[]): Promise<void> {
     if (!(await this.wanted(manager))) return;
     const ids = [...new Set(changeIds.map(Number))];
     const rendered = new Map<string, string | null>();
+    const others = await this.otherEditions(manager);
     for (const chunk of idChunks(ids)) {
       const rows: Array<{ id: number | string; kind: string; record_id: number | string }> = await manager.query(
         `SELECT id, kind, record_id FROM changes WHERE id IN (${chunk.join(', ')}) AND snapshot IS NULL AND seq IS NULL`,
       );
       for (const row of rows) {
         const key = `${row.kind}:${row.record_id}`;
-        if (!rendered.has(key)) rendered.set(key, await this.render(manager, row.kind, Number(row.record_id)));
+        if (!rendered.has(key)) rendered.set(key, await this.render(manager, row.kind, Number(row.record_id), others));
         const snapshot = rendered.get(key);
         if (snapshot) await manager.query('UPDATE changes SET snapshot = ? WHERE id = ?', [snapshot, String(row.id)]);
       }

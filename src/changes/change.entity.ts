@@ -66,4 +66,8 @@ export class ChangeEntity {
    */
   @Column({ type: LONG_TEXT, nullable: true })
   snapshot: string | null;
+
+  /** Comma-separated editions whose translation of the record the change wrote (content in every edition); null when none. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  languages: string | null;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ResponseSchema } from '../common/openapi/response-schema.js';
 import { Doc } from '../common/validation/doc.js';
 import { CHANGE_KINDS, type ChangeKind } from './change-recording.js';
@@ -29,6 +29,10 @@ export class ChangeFeedEntry {
   @Doc('The record in the API.')
   @ApiProperty({ type: 'string', format: 'uri' })
   rest_url: string;
+
+  @Doc('Editions whose translation of the record the change wrote; only on changes that wrote translations.')
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string' } })
+  languages?: string[];
 }
 
 /** A page of the change feed. */

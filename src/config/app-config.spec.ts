@@ -5,11 +5,12 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.http.port).toBe(3000);
     expect(config.http.publicUrl).toBe('http://localhost:3000');
-    expect(config.api).toEqual({
+    expect(config.api).toMatchObject({
       root: '/wp-json',
       vendor: 'tribe',
       namespace: 'tribe/events/v1',
       editions: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt-br', 'pl', 'sv', 'ja', 'zh-cn', 'ko'],
+      contentLanguage: 'en',
     });
     expect(config.site).toEqual({ timezone: 'UTC', name: 'Events', description: '' });
     expect(config.lists).toEqual({ defaultPerPage: 6, maxPerPage: 50 });
@@ -33,6 +34,16 @@ describe('loadConfig', () => {
     expect(http.publicUrl).toBe('https://calendar.example.org:8443/cal');
     expect(http.publicPath).toBe('/cal');
     expect(http.globalIdBase).toBe('calendar.example.org/cal');
+  });
+
+  it('reads the content language and the fallback chain of each edition', () => {
+    const { api } = loadConfig({ CONTENT_LANGUAGE: 'fr', CONTENT_FALLBACKS: 'pt-br:es:fr, sv:de' });
+    expect(api.contentLanguage).toBe('fr');
+    expect(api.contentChains['pt-br']).toEqual(['pt-br', 'es', 'fr']);
+    expect(api.contentChains.sv).toEqual(['sv', 'de', 'fr']);
+    expect(api.contentChains.fr).toEqual(['fr']);
+    expect(api.contentChains.en).toEqual(['en', 'fr']);
+    expect(loadConfig({}).api.contentLanguage).toBe('en');
   });
 
   it('normalises the site time zone', () => {
@@ -70,6 +81,11 @@ describe('loadConfig', () => {
     ['ICS_WAITING_MAX', '1001'],
     ['SOURCE_RUNS_KEPT', '0'],
     ['SOURCE_RUNS_KEPT', 'all'],
+    ['CONTENT_LANGUAGE', 'xx'],
+    ['CONTENT_FALLBACKS', 'pt-br'],
+    ['CONTENT_FALLBACKS', 'pt-br:pt'],
+    ['CONTENT_FALLBACKS', 'de:fr,de:es'],
+    ['CONTENT_FALLBACKS', 'de:de'],
   ])('refuses %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {

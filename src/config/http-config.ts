@@ -30,6 +30,14 @@ export interface ApiConfig {
   namespace: string;
   /** Language codes; the first is the default edition, served without a prefix. */
   editions: string[];
+  /** The language the records' own text is written in (`CONTENT_LANGUAGE`, one of the editions; default the first). */
+  contentLanguage: string;
+  /**
+   * Per edition, the languages whose text answers in order, the edition's own first and the content
+   * language last (`CONTENT_FALLBACKS`, e.g. `pt-br:es,sv:de:fr`: an edition not named goes from its
+   * own text straight to the content language).
+   */
+  contentChains: Record<string, string[]>;
 }
 
 const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
@@ -64,7 +72,34 @@ export function readApiConfig(read: EnvReader): ApiConfig {
   if (editions.some((code) => !LANGUAGE_CODE.test(code)) || new Set(editions).size !== editions.length) {
     throw new ConfigError('EDITIONS', 'must be a comma-separated list of distinct language codes such as en,de,pt-br');
   }
-  return { root, vendor, namespace: `${vendor}/events/v1`, editions };
+  const contentLanguage = (read('CONTENT_LANGUAGE') ?? editions[0]).trim().toLowerCase();
+  if (!editions.includes(contentLanguage)) throw new ConfigError('CONTENT_LANGUAGE', `must be one of the editions (${editions.join(',')})`);
+  const contentChains = readContentChains(read('CONTENT_FALLBACKS'), editions, contentLanguage);
+  return { root, vendor, namespace: `${vendor}/events/v1`, editions, contentLanguage, contentChains };
+}
+
+/** `CONTENT_FALLBACKS`: comma-separated chains `edition:fallback[:fallback…]`, every code an edition. */
+function readContentChains(raw: string | undefined, editions: string[], contentLanguage: string): Record<string, string[]> {
+  const named: Record<string, string[]> = {};
+  for (const chain of (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
+    const codes = chain.split(':').map((code) => code.trim().toLowerCase());
+    if (codes.length < 2 || codes.some((code) => !editions.includes(code)) || new Set(codes).size !== codes.length || codes[0] in named) {
+      throw new ConfigError(
+        'CONTENT_FALLBACKS',
+        'must be comma-separated chains of distinct editions such as pt-br:es,sv:de, each edition starting one chain at most',
+      );
+    }
+    named[codes[0]] = codes;
+  }
+  const chains: Record<string, string[]> = {};
+  for (const edition of editions) {
+    const chain = (named[edition] ?? [edition]).filter((code) => code !== contentLanguage);
+    chains[edition] = [...chain, contentLanguage];
+  }
+  return chains;
 }
 
 function parsePublicUrl(raw: string): Pick<HttpConfig, 'publicUrl' | 'publicPath' | 'globalIdBase'> {

@@ -16,6 +16,7 @@ import { LoginFailureEntity } from '../limits/login-failure.entity.js';
 import { ItemIdEntity } from '../items/item-id.entity.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
+import { ContentTranslationEntity } from '../translations/content-translation.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { TermIdEntity } from '../terms/term-id.entity.js';
 import { AppPasswordEntity } from '../users/app-password.entity.js';
@@ -41,6 +42,7 @@ export const ENTITIES = [
   OrganizerEntity,
   CategoryEntity,
   TagEntity,
+  ContentTranslationEntity,
   DataVersionEntity,
   LoginFailureEntity,
   ChangeEntity,

@@ -1,5 +1,5 @@
 import { decodeHTML } from 'entities';
-import ical, { foldLines, ICalEventStatus, type ICalCalendar, type ICalEventData, type ICalLocation } from 'ical-generator';
+import ical, { foldLines, ICalEventStatus, type ICalCalendar, type ICalEvent, type ICalEventData, type ICalLocation } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { isSupportedZone } from '../config/time-zone-names.js';
 import { vtimezone } from '../common/dates/vtimezone.js';
@@ -80,6 +80,14 @@ function eventData(event: EventResponse): ICalEventData {
   return { ...base, end: utc(event.utc_end_date), timezone: zone };
 }
 
+/** A VEVENT's unfolded text with the language of its `SUMMARY` and `DESCRIPTION` (`fields`: the event's `language.fields`). */
+function withLanguages(text: string, fields: Record<string, string> | undefined): string {
+  if (!fields) return text;
+  return text
+    .replace(/^SUMMARY:/m, `SUMMARY;LANGUAGE=${fields.title}:`)
+    .replace(/^DESCRIPTION:/m, `DESCRIPTION;LANGUAGE=${fields.description}:`);
+}
+
 /** The years a calendar's events touch, gathered a slice of events at a time. */
 class YearRange {
   private first = Infinity;
@@ -150,20 +158,26 @@ export class CalendarWriter {
   add(events: readonly EventResponse[], series: ReadonlyMap<number, CalendarSeries> = new Map()): void {
     this.years.add(events, series);
     const slice = this.calendar();
+    // through an edition's path, the languages of each VEVENT's text (`LANGUAGE`, RFC 5545 §3.2.10)
+    const languages = new Map<ICalEvent, Record<string, string>>();
+    const create = (data: ICalEventData, source: EventResponse) => {
+      const vevent = slice.createEvent(data);
+      if (source.language) languages.set(vevent, source.language.fields);
+    };
     for (const event of events) {
       const one = event.recurrence ? series.get(event.recurrence.series_id) : undefined;
       if (event.recurrence && this.writtenSeries.has(event.recurrence.series_id)) continue;
       if (!one || !event.recurrence) {
-        slice.createEvent(eventData(event));
+        create(eventData(event), event);
       } else {
         this.writtenSeries.add(event.recurrence.series_id);
-        for (const data of seriesData(one)) slice.createEvent(data);
+        seriesData(one).forEach((data, index) => create(data, index === 0 ? one.main : one.exceptions[index - 1]));
       }
     }
     for (const vevent of slice.events()) {
       const zone = vevent.timezone();
       if (zone !== null && !zone.startsWith('/')) this.zones.add(zone);
-      this.vevents.push(foldLines(vevent.toString()));
+      this.vevents.push(foldLines(withLanguages(vevent.toString(), languages.get(vevent))));
     }
   }
 

@@ -7,12 +7,19 @@ import type { EventEntity } from './event.entity.js';
 
 const EARTH_RADIUS_KM = 6371;
 
-/** `search`: every included term in the title, description or excerpt, no excluded one; protected events only for their writers. */
-export function whereSearch(builder: SelectQueryBuilder<EventEntity>, search: string, user: AuthUser | null): void {
+/**
+ * `search`: every included term in the title, description or excerpt, no excluded one; protected events only for their writers.
+ * `columns`: the SQL of those texts (through an edition's path, the text the edition answers).
+ */
+export function whereSearch(
+  builder: SelectQueryBuilder<EventEntity>,
+  search: string,
+  user: AuthUser | null,
+  columns: readonly string[] = ['e.title', 'e.description', 'e.excerpt'],
+): void {
   const { include, exclude } = eventSearchTerms(search);
   if (include.length === 0 && exclude.length === 0) return;
-  const contains = (name: string) =>
-    `(${['e.title', 'e.description', 'e.excerpt'].map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
+  const contains = (name: string) => `(${columns.map((column) => `LOWER(${column}) LIKE :${name} ${LIKE_ESCAPE}`).join(' OR ')})`;
   const pattern = containsPattern;
   include.forEach((term, index) => builder.andWhere(contains(`inc${index}`), { [`inc${index}`]: pattern(term) }));
   exclude.forEach((term, index) => builder.andWhere(`NOT ${contains(`exc${index}`)}`, { [`exc${index}`]: pattern(term) }));

@@ -26,6 +26,7 @@ import { TagsService } from '../tags/tags.service.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { hasCoordinates } from '../venues/venue.mapper.js';
 import type { ListEventsQueryDto } from './dto/list-events.query.js';
+import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
 import { EventReadsService } from './event-reads.service.js';
 import { collapsedSeriesPage } from './collapsed-series-list.js';
@@ -44,6 +45,7 @@ const LIST_ORDER = [
   'ends_after',
   'strict_dates',
   'search',
+  'missing_translation',
   'categories',
   'tags',
   'venue',
@@ -79,6 +81,7 @@ export class EventListService {
     private readonly tags: TagsService,
     private readonly reads: EventReadsService,
     private readonly payloads: EventPayloadsService,
+    private readonly translations: ContentTranslationsService,
     config: ConfigService,
   ) {
     this.lists = config.getOrThrow<ListsConfig>('lists');
@@ -150,6 +153,7 @@ export class EventListService {
     if (hasLat !== hasLng) problems.add(hasLat ? 'geoloc_lng' : 'geoloc_lat', 'geoloc_pair');
     if (query.post_parent !== undefined && !(await this.reads.isLiveEvent(query.post_parent))) problems.add('post_parent', 'unknown_event');
     const modified = modifiedWindow(query, siteZone, now, problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(LIST_ORDER);
 
     const builder = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
@@ -157,7 +161,12 @@ export class EventListService {
     builder.andWhere(visibleCondition('e', user, statuses as ItemStatus[]).sql);
     if (!usesInclude) whereListDates(builder, dates);
     else builder.andWhere('e.id IN (:...include)', { include: query.include });
-    if (query.search !== undefined) whereSearch(builder, query.search, user);
+    if (query.search !== undefined) {
+      const columns = ['title', 'description', 'excerpt'].map((field) => this.translations.answeredText(ctx, 'event', 'e', field));
+      whereSearch(builder, query.search, user, columns);
+    }
+    if (query.missing_translation !== undefined)
+      builder.andWhere(this.translations.missingCondition('event', 'e', query.missing_translation));
     if (categoryIds) whereTerms(builder, 'event_categories', 'category_id', await this.categories.withDescendants(categoryIds), 'cat');
     if (tagIds) whereTerms(builder, 'event_tags', 'tag_id', tagIds, 'tag');
     if (query.venue) builder.andWhere('e.venue_id IN (:...venues)', { venues: query.venue });
@@ -191,6 +200,7 @@ export class EventListService {
       ['start_date', usesInclude ? undefined : dates.start_date],
       ['end_date', usesInclude ? undefined : dates.end_date],
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['status', statusWords],
       ['post_parent', query.post_parent],
       ['include', query.include],

@@ -15,8 +15,11 @@ import { passwordUnlocks, redact } from '../items/protection.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TagsService } from '../tags/tags.service.js';
+import { ContentTranslationsService } from '../translations/content-translations.service.js';
+import type { TranslatedTexts } from '../translations/content-translations.js';
 import { termLinksOfEvents, termLinksOfEventWith, type TermLink } from '../terms/term-assignments.js';
-import type { AnyTerm } from '../terms/term-tree.js';
+import { compareTermNames, type AnyTerm } from '../terms/term-tree.js';
+import type { EventTermResponse } from '../terms/term.response.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { EventEntity } from './event.entity.js';
@@ -49,6 +52,7 @@ export class EventPayloadsService {
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
     private readonly snapshots: ChangeSnapshots,
+    private readonly translations: ContentTranslationsService,
     items: ItemsService,
     config: ConfigService,
   ) {
@@ -90,13 +94,22 @@ export class EventPayloadsService {
     const organizerIds = [...new Set(links.map((link) => link.organizerId))];
     const seriesIds = [...new Set(events.map((event) => event.seriesId).filter((id): id is number => id !== null))];
     const rows = known?.rows;
-    const [venues, organizers, categories, tags, series] = await Promise.all([
+    const termIds = (list: TermLink[]) => list.map((link) => Number(link.termId));
+    const [venues, organizers, categories, tags, series, texts] = await Promise.all([
       rows?.venues ?? findIn(runner, VenueEntity, venueIds),
       rows?.organizers ?? findIn(runner, OrganizerEntity, organizerIds),
       this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks, rows?.categories),
       this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks, rows?.tags),
       findIn(runner, EventSeriesEntity, seriesIds),
+      // through an edition's path: the translations of everything the answer holds, in one statement
+      this.translations.read(
+        ctx,
+        { event: ids, venue: venueIds, organizer: organizerIds, category: termIds(categoryLinks), tag: termIds(tagLinks) },
+        manager,
+      ),
     ]);
+    if (texts) translateTerms(texts, categories, 'category');
+    if (texts) translateTerms(texts, tags, 'tag');
     const rulesOfSeries = new Map(series.map((row) => [row.id, row.rules]));
     const images = await this.images.payloads(
       [
@@ -116,14 +129,15 @@ export class EventPayloadsService {
       else linksByEvent.set(link.eventId, [link]);
     }
     const settings = { ...this.settings, api: ctx.api };
-    return events.map((event) => {
+    return events.map((original) => {
+      const event = texts ? texts.textOf('event', original.id, original) : original;
       const locked = this.isLocked(event, ctx.user, password);
       const venue = event.venueId !== null ? venueById.get(event.venueId) : undefined;
-      const venuePayload = venue ? this.venues.view(venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
+      const venuePayload = venue ? this.venues.viewIn(texts, venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
       const organizerPayloads = (linksByEvent.get(event.id) ?? [])
         .map((link) => organizerById.get(link.organizerId))
         .filter((organizer): organizer is OrganizerEntity => organizer !== undefined)
-        .map((organizer) => this.organizers.view(organizer, images.get(organizer.imageId ?? -1), ctx.user, password, single));
+        .map((organizer) => this.organizers.viewIn(texts, organizer, images.get(organizer.imageId ?? -1), ctx.user, password, single));
       const relations: EventRelations = {
         image: event.imageId !== null ? images.get(event.imageId) : undefined,
         venue: venuePayload,
@@ -135,7 +149,12 @@ export class EventPayloadsService {
         seriesRules: event.seriesId !== null ? (rulesOfSeries.get(event.seriesId) ?? null) : null,
       };
       const payload = toEventPayload(event, relations, settings, single && !locked);
-      return locked ? redact(payload, eventRedactions()) : payload;
+      const shown = locked ? redact(payload, eventRedactions()) : payload;
+      if (!texts) return shown;
+      const keyed = texts.withKey('event', event.id, shown);
+      // schema.org's language of the event's text: the language its name is answered in
+      if (keyed.json_ld) keyed.json_ld.inLanguage = keyed.language.answered;
+      return keyed;
     });
   }
 
@@ -199,6 +218,14 @@ export class EventPayloadsService {
 const EMBEDDED_VERSION = 'SELECT embedded_version FROM data_version WHERE id = 1';
 const ORGANIZER_LINKS = { joinTable: 'event_organizers', joinColumn: 'organizer_id' };
 const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
+
+/** Embedded terms in the reader's languages, each with its language key, in the order of the names the reader sees. */
+function translateTerms(texts: TranslatedTexts, byEvent: Map<number, EventTermResponse[]>, kind: 'category' | 'tag'): void {
+  for (const [eventId, terms] of byEvent) {
+    const translated = terms.map((term) => texts.withKey(kind, Number(term.id), texts.textOf(kind, Number(term.id), { ...term })));
+    byEvent.set(eventId, translated.sort(compareTermNames));
+  }
+}
 
 function knownLinks(organizers: TermLink[], categories: TermLink[], tags: TermLink[]): KnownEventLinks {
   return {

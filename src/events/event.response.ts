@@ -1,3 +1,4 @@
+import { CONTENT_LANGUAGE_DOC, ContentLanguageResponse } from '../translations/content-language.response.js';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { ItemStatus } from '../common/auth/item-status.js';
 import { DateDetailsResponse } from '../common/dates/date-details.response.js';
@@ -215,4 +216,8 @@ export class EventResponse {
   @Doc('schema.org data of the event (single reads only).')
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   json_ld?: JsonLd;
+
+  @Doc(CONTENT_LANGUAGE_DOC)
+  @ApiPropertyOptional({ type: ContentLanguageResponse })
+  language?: ContentLanguageResponse;
 }

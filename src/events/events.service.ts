@@ -15,6 +15,7 @@ import { itemState, recordKnownChanges } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
+import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { RecurrenceScope } from './dto/recurrence-scope.js';
@@ -87,6 +88,7 @@ export class EventsService {
     private readonly series: SeriesGenerationService,
     private readonly scopes: SeriesScopesService,
     private readonly seriesWrites: SeriesWritesService,
+    private readonly translations: ContentTranslationsService,
   ) {}
 
   async create(input: UpdateEventDto, ctx: RequestContext): Promise<{ id: number; body: EventResponse }> {
@@ -94,6 +96,7 @@ export class EventsService {
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(input, null, ctx.user, now, problems);
     const series = this.series.plan(input.recurrence, dates, now, problems);
+    const { changes: translated } = this.translations.split('event', ctx, input, problems, 'create');
     problems.throwIfAny(WRITE_ORDER);
     if (!canCreate('events', ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
@@ -108,6 +111,7 @@ export class EventsService {
         const terms = await this.links.resolveTerms(input, manager);
         await manager.createQueryBuilder().insert().into(EventEntity).values(event).updateEntity(false).execute();
         await this.links.insertOrganizerLinks(id, organizerIds, manager);
+        await this.translations.write(manager, 'event', id, translated);
         await recordKnownChanges(manager, 'event', new Map(), new Map([[id, itemState(event)]]));
         // the counts before the term links: the links' foreign-key checks then meet term rows this transaction locked already
         const linked = terms.map(({ service, ids }) => ({ links: service.definition.joinTable, ids }));
@@ -142,6 +146,7 @@ export class EventsService {
     const problems = ParamProblems.from(input);
     const { dateUtc, dates, plan } = await this.rules.validate(input, current, ctx.user, now, problems);
     const edit = current ? await this.scopes.planUpdate(input, input.recurrence_scope ?? queryScope, current, dates, now, problems) : null;
+    const { input: own, changes: translated } = this.translations.split('event', ctx, input, problems, 'update');
     problems.throwIfAny(WRITE_ORDER);
     this.assertMayWrite(target, ctx.user);
     // an edit of more than one occurrence takes the permissions of the main event too
@@ -153,14 +158,16 @@ export class EventsService {
     const user = ctx.user as AuthUser;
     const checked: CheckedUpdate = { now, dateUtc, dates, plan };
     if (edit && (edit.kind !== 'this' || edit.recurrence || event.seriesId !== null)) {
-      await this.writing('update', () => this.seriesWrites.update(event, ifMatch, input, edit, user, checked));
+      const translate = (manager: EntityManager, id: number) => this.translations.write(manager, 'event', id, translated);
+      await this.writing('update', () => this.seriesWrites.update(event, ifMatch, own, edit, user, checked, translate));
       return this.answerOfSeriesWrite(event.id, ctx);
     }
     const written = await this.writing('update', () =>
       this.dataSource.transaction((manager) =>
         this.writeOneEvent(manager, event, ifMatch !== null, async (locked) => {
           const entity = manager.create(EventEntity, { ...locked });
-          await this.rules.fill(entity, input, user, manager, { ...checked, isCreate: false, previous: locked });
+          await this.rules.fill(entity, own, user, manager, { ...checked, isCreate: false, previous: locked });
+          await this.translations.write(manager, 'event', entity.id, translated);
           const linksWritten = await this.links.link(entity.id, input, plan, user, manager, false);
           // a venue, organizers or terms named may be created (inline, or terms by a new name): only an update naming none leaves their rows alone
           const named = [input.venue, input.organizer, input.categories, input.tags].some((value) => value !== undefined);

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ListsConfig } from '../config/app-config.js';
 import { ImagesService } from '../images/images.service.js';
+import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import { ITEM_EVENTS, type ItemEvents } from './item-events.js';
 import { ItemWritesService } from './item-writes.service.js';
 import { ItemsService } from './items.service.js';
@@ -19,6 +20,7 @@ export class LinkedItemDeps {
     readonly writes: ItemWritesService,
     readonly images: ImagesService,
     @Inject(ITEM_EVENTS) readonly events: ItemEvents,
+    readonly translations: ContentTranslationsService,
     config: ConfigService,
   ) {
     this.lists = config.getOrThrow<ListsConfig>('lists');

@@ -12,6 +12,8 @@ import { wallToDate } from '../common/sql/columns.js';
 import { containsPattern, LIKE_ESCAPE } from '../common/sql/like.js';
 import { itemSearchWords } from '../common/text/search-terms.js';
 import type { ImagesService } from '../images/images.service.js';
+import type { ContentTranslationsService } from '../translations/content-translations.service.js';
+import type { TranslatedTexts } from '../translations/content-translations.js';
 import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
@@ -28,6 +30,7 @@ const LIST_LINK_ORDER = [
   'page',
   'per_page',
   'search',
+  'missing_translation',
   'event',
   'has_events',
   'only_with_upcoming',
@@ -49,13 +52,21 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   protected readonly items: ItemsService;
   protected readonly images: ImagesService;
   protected readonly events: ItemEvents;
+  protected readonly translations: ContentTranslationsService;
   private readonly lists: ListsConfig;
 
   constructor(
     protected readonly definition: LinkedKindDefinition<E, D, R>,
     deps: LinkedItemDeps,
   ) {
-    ({ dataSource: this.dataSource, items: this.items, images: this.images, events: this.events, lists: this.lists } = deps);
+    ({
+      dataSource: this.dataSource,
+      items: this.items,
+      images: this.images,
+      events: this.events,
+      lists: this.lists,
+      translations: this.translations,
+    } = deps);
   }
 
   async list(query: ListLinkedItemsQueryDto, ctx: RequestContext) {
@@ -69,11 +80,15 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     }
     if (query.event !== undefined && !(await this.events.exists(query.event))) problems.add('event', 'unknown_event');
     const modified = modifiedWindow(query, this.items.site.siteTimezone, new Date(), problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(LIST_LINK_ORDER);
 
     const builder = this.dataSource.getRepository(this.definition.entity).createQueryBuilder('i');
     builder.where(visibleCondition('i', user, statuses as ItemStatus[]).sql);
-    if (query.search !== undefined) this.whereSearch(builder, query.search, user);
+    if (query.search !== undefined) this.whereSearch(builder, query.search, ctx);
+    if (query.missing_translation !== undefined) {
+      builder.andWhere(this.translations.missingCondition(this.definition.kind, 'i', query.missing_translation));
+    }
     if (query.event !== undefined) builder.andWhere(this.events.linkedEventsExist(this.definition.kind, `e.id = ${Number(query.event)}`));
     if (query.has_events !== undefined) {
       const linked = this.events.linkedEventsExist(this.definition.kind, "e.status IN ('publish', 'future', 'private')");
@@ -88,19 +103,25 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const rows = paging.offset >= total ? [] : await builder.skip(paging.offset).take(paging.perPage).getMany();
     if (paging.page > 1 && rows.length === 0) throw new ApiError(404, ItemErrorCode.archivePageNotFound(this.definition.kind));
     const pages = totalPages(total, paging.perPage);
-    const imageMap = await this.images.payloads(rows.map((row) => row.imageId));
+    const [imageMap, texts] = await Promise.all([
+      this.images.payloads(rows.map((row) => row.imageId)),
+      this.translations.read(ctx, { [this.definition.kind]: rows.map((row) => row.id) }),
+    ]);
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
       ['event', query.event],
       ['has_events', query.has_events],
       ['status', statusWords],
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['only_with_upcoming', query.only_with_upcoming],
       ...orderAndModifiedEcho(query, modified),
     ]);
     return {
       headers: { total, totalPages: pages },
       body: {
-        [this.definition.resource]: rows.map((row) => this.view(row, imageMap.get(row.imageId ?? -1), user, query.password, false)),
+        [this.definition.resource]: rows.map((row) =>
+          this.viewIn(texts, row, imageMap.get(row.imageId ?? -1), user, query.password, false),
+        ),
         ...links,
         total,
         total_pages: pages,
@@ -113,8 +134,11 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     const item = await this.requireItem(ref);
     ctx.subject = item;
     if (!canReadItem(ctx.user, item)) throw new ApiError(403, ItemErrorCode.notAccessible(this.definition.kind));
-    const images = await this.images.payloads([item.imageId]);
-    return this.view(item, images.get(item.imageId ?? -1), ctx.user, password, true);
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId]),
+      this.translations.read(ctx, { [this.definition.kind]: [item.id] }),
+    ]);
+    return this.viewIn(texts, item, images.get(item.imageId ?? -1), ctx.user, password, true);
   }
 
   /**
@@ -124,8 +148,11 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   async renderForChange(manager: EntityManager, id: number, ctx: RequestContext): Promise<R | null> {
     const item = await manager.findOneBy(this.definition.entity, { id } as never);
     if (!item) return null;
-    const images = await this.images.payloads([item.imageId], manager);
-    return this.view(item, images.get(item.imageId ?? -1), ctx.user, undefined, true);
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId], manager),
+      this.translations.read(ctx, { [this.definition.kind]: [item.id] }, manager),
+    ]);
+    return this.viewIn(texts, item, images.get(item.imageId ?? -1), ctx.user, undefined, true);
   }
 
   /** The item of a path id or slug, in any status; 400 naming `id` or `slug` when there is none. */
@@ -152,19 +179,46 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return locked ? redact(payload) : payload;
   }
 
-  protected async payloadOf(item: E, withJsonLd: boolean): Promise<R> {
-    const images = await this.images.payloads([item.imageId]);
-    return this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+  /** {@link view} in the reader's languages with the language key, when `texts` (an edition's path) is given. */
+  viewIn(
+    texts: TranslatedTexts | null,
+    item: E,
+    image: ImageResponse | undefined,
+    user: AuthUser | null,
+    password: string | undefined,
+    single: boolean,
+  ): R {
+    if (!texts) return this.view(item, image, user, password, single);
+    const { kind } = this.definition;
+    return texts.withKey(kind, item.id, this.view(texts.textOf(kind, item.id, item), image, user, password, single));
   }
 
-  private whereSearch(builder: SelectQueryBuilder<E>, search: string, user: AuthUser | null): void {
+  /** The answer of a write: unredacted, in the writer's edition with its language key through an edition's path. */
+  protected async payloadOf(item: E, withJsonLd: boolean, ctx?: RequestContext): Promise<R> {
+    const [images, texts] = await Promise.all([
+      this.images.payloads([item.imageId]),
+      ctx ? this.translations.read(ctx, { [this.definition.kind]: [item.id] }) : null,
+    ]);
+    const { kind } = this.definition;
+    const shown = texts ? texts.textOf(kind, item.id, item) : item;
+    const payload = this.definition.toPayload(shown, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+    return texts ? texts.withKey(kind, item.id, payload) : payload;
+  }
+
+  /** Through an edition's path, the name and description searched are the texts the edition answers. */
+  private whereSearch(builder: SelectQueryBuilder<E>, search: string, ctx: RequestContext): void {
+    const { user } = ctx;
+    const translated: Record<string, string> = {
+      'i.name': this.translations.answeredText(ctx, this.definition.kind, 'i', 'name'),
+      'i.description': this.translations.answeredText(ctx, this.definition.kind, 'i', 'description'),
+    };
     const words = itemSearchWords(search).map((word) => word.toLowerCase());
     if (words.length === 0) return;
     const params: Record<string, string> = {};
     words.forEach((word, index) => (params[`word${index}`] = containsPattern(word)));
-    const perColumn = this.definition.searchColumns.map(
-      (column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`,
-    );
+    const perColumn = this.definition.searchColumns
+      .map((searched) => translated[searched] ?? searched)
+      .map((column) => `(${words.map((_word, index) => `LOWER(${column}) LIKE :word${index} ${LIKE_ESCAPE}`).join(' AND ')})`);
     builder.andWhere(`(${perColumn.join(' OR ')})`, params);
     const mayWrite = mayWriteCondition('i', user);
     builder.andWhere(`(i.password IS NULL OR i.password = '' OR ${mayWrite.sql})`);

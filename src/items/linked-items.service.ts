@@ -11,6 +11,7 @@ import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { rowUnchanged } from '../common/sql/unchanged-row.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
+import type { TranslationChanges } from '../translations/content-translations.service.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ItemWritesService } from './item-writes.service.js';
 import type { LinkedItemDeps } from './linked-item-deps.js';
@@ -35,31 +36,38 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
 
   async create(input: D, ctx: RequestContext): Promise<{ id: number; body: R }> {
     const now = new Date();
-    const prepared = await this.prepareCreate(input, ctx.user, now);
+    const prepared = await this.prepareCreate(input, ctx.user, now, ctx);
     if (!canCreate(this.definition.resource, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
     const user = ctx.user as AuthUser;
     const existing = await this.findDuplicate(input, user);
-    if (existing) return { id: existing.id, body: await this.payloadOf(existing, false) };
+    if (existing) return { id: existing.id, body: await this.payloadOf(existing, false, ctx) };
     const id = await retryOnConflict(() =>
       this.dataSource.transaction((manager) => this.insertPrepared(manager, prepared, input, user, now)),
     );
     await this.items.dataChanged();
-    return { id, body: await this.payloadOf(await this.requireItem({ id }), false) };
+    return { id, body: await this.payloadOf(await this.requireItem({ id }), false, ctx) };
   }
 
   /** Validation of a create (DTO already parsed); throws the collected parameter problems. */
-  async prepareCreate(input: D, user: AuthUser | null, now: Date): Promise<{ entity: E; dateUtc: string | undefined }> {
+  async prepareCreate(
+    input: D,
+    user: AuthUser | null,
+    now: Date,
+    ctx?: RequestContext,
+  ): Promise<{ entity: E; dateUtc: string | undefined; translated?: TranslationChanges }> {
     const entity = new this.definition.entity();
     const problems = ParamProblems.from(input);
     const dateUtc = await this.writes.check(input, problems, now, user);
     this.definition.applyFields(entity, input, problems, true);
+    // inline items of an event write (no ctx) take no translations
+    const translated = ctx ? this.translations.split(this.definition.kind, ctx, input, problems, 'create').changes : undefined;
     problems.throwIfAny(this.definition.writeOrder);
-    return { entity, dateUtc };
+    return { entity, dateUtc, translated };
   }
 
   async insertPrepared(
     manager: EntityManager,
-    prepared: { entity: E; dateUtc: string | undefined },
+    prepared: { entity: E; dateUtc: string | undefined; translated?: TranslationChanges },
     input: D,
     user: AuthUser,
     now: Date,
@@ -67,7 +75,10 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     const id = await this.items.allocateId(manager, this.definition.kind);
     const entity = Object.assign(new this.definition.entity(), prepared.entity);
     await this.fillCommon(entity, input, user, manager, { id, dateUtc: prepared.dateUtc, now, isCreate: true });
-    await recordingCreation(manager, this.definition.kind, [id], () => manager.insert(this.definition.entity, entity as never));
+    await recordingCreation(manager, this.definition.kind, [id], async () => {
+      await manager.insert(this.definition.entity, entity as never);
+      if (prepared.translated) await this.translations.write(manager, this.definition.kind, id, prepared.translated);
+    });
     return id;
   }
 
@@ -113,7 +124,8 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
     const problems = ParamProblems.from(input);
     const dateUtc = await this.writes.check(input, problems, now, ctx.user);
     const draft = Object.assign(new this.definition.entity(), item);
-    this.definition.applyFields(draft, input, problems, false);
+    const { input: own, changes: translated } = this.translations.split(this.definition.kind, ctx, input, problems, 'update');
+    this.definition.applyFields(draft, own, problems, false);
     problems.throwIfAny(this.definition.writeOrder);
     if (!canWriteItem(ctx.user, item)) throw ApiError.forbidden(ctx.user !== null);
     if (ifMatch) await ifMatch.assert(() => this.findOne(ref, ctx, ifMatch.password));
@@ -122,14 +134,17 @@ export class LinkedItemsService<E extends LinkedItem, D extends ItemWriteFields,
       this.dataSource.transaction(async (manager) => {
         if (ifMatch) await this.assertUnchanged(manager, item);
         const entity = Object.assign(new this.definition.entity(), draft);
-        await this.fillCommon(entity, input, user, manager, { id: item.id, dateUtc, now, isCreate: false, previous: item });
-        await recordingChanges(manager, this.definition.kind, [item.id], () => manager.save(this.definition.entity, entity as never));
+        await this.fillCommon(entity, own, user, manager, { id: item.id, dateUtc, now, isCreate: false, previous: item });
+        await recordingChanges(manager, this.definition.kind, [item.id], async () => {
+          await manager.save(this.definition.entity, entity as never);
+          await this.translations.write(manager, this.definition.kind, item.id, translated);
+        });
       }),
     );
     await this.items.dataChanged();
     const updated = await this.requireItem({ id: item.id });
     ctx.subject = updated;
-    return this.payloadOf(updated, false);
+    return this.payloadOf(updated, false, ctx);
   }
 
   /** Moves the item to the trash and unlinks it from every event (spec §5.7, §11.7). */

@@ -1,3 +1,4 @@
+import { CONTENT_LANGUAGE_DOC, ContentLanguageResponse } from '../translations/content-language.response.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ResponseSchema } from '../common/openapi/response-schema.js';
 import type { JsonLd } from '../common/text/json-ld.js';
@@ -54,4 +55,8 @@ export class OrganizerResponse extends ItemHeadResponse {
   @Doc("Global identifiers of the organizer's lineage.")
   @ApiProperty({ type: 'array', items: { type: 'string' } })
   global_id_lineage: string[];
+
+  @Doc(CONTENT_LANGUAGE_DOC)
+  @ApiPropertyOptional({ type: ContentLanguageResponse })
+  language?: ContentLanguageResponse;
 }

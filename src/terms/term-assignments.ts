@@ -11,7 +11,7 @@ import { TermIdEntity, type Taxonomy } from './term-id.entity.js';
 import { recordingCreation } from '../changes/change-recording.js';
 import { toEventTermPayload, type TaxonomyShape } from './term.mapper.js';
 import type { EventTermResponse } from './term.response.js';
-import { compareText, termView, type AnyTerm } from './term-tree.js';
+import { compareTermNames, termView, type AnyTerm } from './term-tree.js';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 
 export interface TaxonomyDefinition extends TaxonomyShape {
@@ -169,7 +169,7 @@ export class TermAssignments {
       result.set(Number(link.eventId), list);
     }
     for (const list of result.values()) {
-      list.sort((a, b) => compareText(String(a.name), String(b.name)) || Number(a.id) - Number(b.id));
+      list.sort(compareTermNames);
     }
     return result;
   }

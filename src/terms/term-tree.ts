@@ -83,6 +83,11 @@ function positionIn<T>(list: readonly T[], value: T): number {
   return index === -1 ? list.length : index;
 }
 
+/** The order of the terms embedded in an event: by name, then id. */
+export function compareTermNames(a: { name: unknown; id: unknown }, b: { name: unknown; id: unknown }): number {
+  return compareText(String(a.name), String(b.name)) || Number(a.id) - Number(b.id);
+}
+
 export function compareText(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();

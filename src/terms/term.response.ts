@@ -1,3 +1,4 @@
+import { CONTENT_LANGUAGE_DOC, ContentLanguageResponse } from '../translations/content-language.response.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ResponseSchema } from '../common/openapi/response-schema.js';
 import { Doc } from '../common/validation/doc.js';
@@ -63,6 +64,10 @@ export class TermResponse {
   @Doc('Links of the term in the API, in link-object form.')
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   _links?: Partial<Record<keyof TermUrlsResponse, Array<{ href: string }>>>;
+
+  @Doc(CONTENT_LANGUAGE_DOC)
+  @ApiPropertyOptional({ type: ContentLanguageResponse })
+  language?: ContentLanguageResponse;
 }
 
 /** Shape (a) of spec §8.5: the term embedded in an event. */
@@ -111,4 +116,8 @@ export class EventTermResponse {
   @Doc('Links of the term in the API.')
   @ApiProperty({ type: TermUrlsResponse })
   urls: TermUrlsResponse;
+
+  @Doc(CONTENT_LANGUAGE_DOC)
+  @ApiPropertyOptional({ type: ContentLanguageResponse })
+  language?: ContentLanguageResponse;
 }

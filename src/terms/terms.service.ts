@@ -15,6 +15,8 @@ import { listLinks, resolvePaging, totalPages } from '../common/paging/paging.js
 import { paramOrder } from '../common/validation/param.js';
 import { sanitizeSlug } from '../common/text/slug.js';
 import { stripTags } from '../common/text/html.js';
+import type { ContentTranslationsService } from '../translations/content-translations.service.js';
+import type { TranslatedTexts } from '../translations/content-translations.js';
 import type { TermWriteFields } from './dto/term-write.dto.js';
 import { TermAssignments, type TaxonomyDefinition } from './term-assignments.js';
 import type { TermDeps } from './term-deps.js';
@@ -33,12 +35,14 @@ export class TermsService extends TermAssignments {
   private readonly lists: ListsConfig;
   private readonly events: TermEvents;
   private readonly siteTimezone: string;
+  private readonly translations: ContentTranslationsService;
 
   constructor(definition: TaxonomyDefinition, deps: TermDeps) {
     super(definition, deps.dataSource, deps.publicUrl, deps.version);
     this.lists = deps.lists;
     this.events = deps.events;
     this.siteTimezone = deps.siteTimezone;
+    this.translations = deps.translations;
   }
 
   async list(query: TermListQuery, queryClass: { prototype: object }, ctx: RequestContext) {
@@ -55,6 +59,7 @@ export class TermsService extends TermAssignments {
     const post = query.event ?? query.post;
     if (post !== undefined && !(await this.events.exists(post))) problems.add(postParam, 'unknown_event');
     const modified = modifiedWindow(query, this.siteTimezone, new Date(), problems);
+    this.translations.checkMissingLanguage(query.missing_translation, 'missing_translation', problems);
     problems.throwIfAny(paramOrder(queryClass));
 
     let selected = terms;
@@ -67,7 +72,14 @@ export class TermsService extends TermAssignments {
     }
     if (query.search !== undefined) {
       const needle = query.search.toLowerCase();
-      selected = selected.filter((term) => term.name.toLowerCase().includes(needle) || term.slug.includes(needle));
+      // through an edition's path, the name the edition answers
+      const names = await this.translations.read(ctx, { [this.definition.taxonomy]: selected.map((term) => term.id) });
+      const nameOf = (term: AnyTerm) => (names ? names.textOf(this.definition.taxonomy, term.id, term) : term).name;
+      selected = selected.filter((term) => nameOf(term).toLowerCase().includes(needle) || term.slug.includes(needle));
+    }
+    if (query.missing_translation !== undefined) {
+      const translated = await this.translations.translatedIds(this.definition.taxonomy, query.missing_translation);
+      selected = selected.filter((term) => !translated.has(term.id));
     }
     if (include) selected = selected.filter((term) => include.includes(term.id));
     if (exclude) selected = selected.filter((term) => !exclude.includes(term.id));
@@ -82,8 +94,10 @@ export class TermsService extends TermAssignments {
     const total = sorted.length;
     const pages = totalPages(total, paging.perPage);
     const page = sorted.slice(paging.offset, paging.offset + paging.perPage);
+    const texts = await this.translations.read(ctx, { [this.definition.taxonomy]: page.map((term) => term.id) });
     const links = listLinks(`${ctx.api}/${this.definition.resource}`, paging, pages, [
       ['search', query.search],
+      ['missing_translation', query.missing_translation],
       ['exclude', query.exclude],
       ['include', query.include],
       ['order', query.order],
@@ -100,9 +114,7 @@ export class TermsService extends TermAssignments {
         rest_url: links.rest_url,
         total,
         total_pages: pages,
-        [this.definition.resource]: page.map((term) =>
-          toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), false),
-        ),
+        [this.definition.resource]: page.map((term) => this.inLanguage(texts, term, byId, ctx, false)),
         ...(links.next_rest_url ? { next_rest_url: links.next_rest_url } : {}),
         ...(links.previous_rest_url ? { previous_rest_url: links.previous_rest_url } : {}),
       },
@@ -115,7 +127,7 @@ export class TermsService extends TermAssignments {
   }
 
   async create(input: TermWriteFields, ctx: RequestContext): Promise<{ id: number; body: TermResponse }> {
-    await this.validateWrite(input, null);
+    const { changes: translated } = await this.validateWrite(input, null, ctx);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
     const name = stripTags(input.name ?? '');
@@ -137,7 +149,10 @@ export class TermsService extends TermAssignments {
           modifiedUtc: nowUtcWall(),
           ...(parentId !== undefined ? { parentId } : {}),
         });
-        await recordingCreation(manager, this.definition.taxonomy, [id], () => manager.insert(this.definition.entity, term));
+        await recordingCreation(manager, this.definition.taxonomy, [id], async () => {
+          await manager.insert(this.definition.entity, term);
+          await this.translations.write(manager, this.definition.taxonomy, id, translated);
+        });
         return id;
       }),
     );
@@ -145,10 +160,10 @@ export class TermsService extends TermAssignments {
     return { id, body: await this.payload(await this.requireTerm(id), ctx, true) };
   }
 
-  async update(id: number, input: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
+  async update(id: number, given: TermWriteFields, ctx: RequestContext): Promise<TermResponse> {
     const ifMatch = IfMatch.of(ctx);
     const term = await this.requireTermToWrite(id, ctx, ifMatch);
-    await this.validateWrite(input, term);
+    const { input, changes: translated } = await this.validateWrite(given, term, ctx);
     this.assertMayManage(ctx);
     this.refuseParentOnFlatTaxonomy(input);
     if (ifMatch) await ifMatch.assert(() => this.findOne(id, ctx));
@@ -163,12 +178,15 @@ export class TermsService extends TermAssignments {
       changes.slug = sanitizeSlug(input.slug);
       await this.assertSlugFree(changes.slug, id);
     }
-    if (Object.keys(changes).length > 0) {
+    if (Object.keys(changes).length > 0 || Object.keys(translated).length > 0) {
       changes.modifiedUtc = nowUtcWall();
       await retryOnConflict(() =>
         this.dataSource.transaction(async (manager) => {
           if (ifMatch) await this.assertUnchanged(manager, term);
-          await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.update(this.definition.entity, { id }, changes));
+          await recordingChanges(manager, this.definition.taxonomy, [id], async () => {
+            await manager.update(this.definition.entity, { id }, changes);
+            await this.translations.write(manager, this.definition.taxonomy, id, translated);
+          });
         }),
       );
       await this.version.bump();
@@ -199,6 +217,7 @@ export class TermsService extends TermAssignments {
       }
       // declared: the term goes for good, so its last state is kept with the change
       await recordingChanges(manager, this.definition.taxonomy, [id], () => manager.delete(this.definition.entity, { id }), 'deleted');
+      await this.translations.removeAll(manager, this.definition.taxonomy, [id]);
     });
     await this.version.bump();
     return before;
@@ -211,7 +230,8 @@ export class TermsService extends TermAssignments {
     if (!term) return null;
     const terms = this.definition.hierarchical ? await repository.find() : [term];
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
-    return toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), true);
+    const texts = await this.translations.read(ctx, { [this.definition.taxonomy]: [term.id] }, manager);
+    return this.inLanguage(texts, term, byId, ctx, true);
   }
 
   async requireTerm(id: number): Promise<AnyTerm> {
@@ -238,13 +258,26 @@ export class TermsService extends TermAssignments {
   }
 
   private async payload(term: AnyTerm, ctx: RequestContext, withLinks: boolean) {
-    const terms = this.definition.hierarchical ? await this.allTerms() : [term];
+    const [terms, texts] = await Promise.all([
+      this.definition.hierarchical ? this.allTerms() : [term],
+      this.translations.read(ctx, { [this.definition.taxonomy]: [term.id] }),
+    ]);
     const byId = new Map(terms.map((candidate) => [candidate.id, candidate]));
-    return toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, term, byId), withLinks);
+    return this.inLanguage(texts, term, byId, ctx, withLinks);
   }
 
-  private async validateWrite(input: TermWriteFields, current: AnyTerm | null): Promise<void> {
+  /** The term's payload, in the reader's languages with its language key when `texts` (an edition's path) is given. */
+  private inLanguage(texts: TranslatedTexts | null, term: AnyTerm, byId: Map<number, AnyTerm>, ctx: RequestContext, withLinks: boolean) {
+    const kind = this.definition.taxonomy;
+    const shown = texts ? texts.textOf(kind, term.id, term) : term;
+    const payload = toTermPayload(this.definition, ctx.api, termView(this.definition, this.publicUrl, shown, byId), withLinks);
+    return texts ? texts.withKey(kind, term.id, payload) : payload;
+  }
+
+  /** Checks a write; returns it without the text fields that go to a translation, and the translations' changes. */
+  private async validateWrite(input: TermWriteFields, current: AnyTerm | null, ctx: RequestContext) {
     const problems = ParamProblems.from(input);
+    const split = this.translations.split(this.definition.taxonomy, ctx, input, problems, current ? 'update' : 'create');
     if (input.slug !== undefined && sanitizeSlug(input.slug) === '') problems.add('slug', 'not_empty');
     if (this.definition.hierarchical && typeof input.parent === 'number' && input.parent !== 0) {
       const terms = await this.repository.find();
@@ -252,7 +285,8 @@ export class TermsService extends TermAssignments {
       if (!byId.has(input.parent)) problems.add('parent', this.definition.unknownKey, { value: String(input.parent) });
       else if (current && isSelfOrDescendant(input.parent, current.id, byId)) problems.add('parent', 'parent_cycle');
     }
-    problems.throwIfAny(['name', 'description', 'slug', 'parent']);
+    problems.throwIfAny(['name', 'description', 'slug', 'parent', 'translations']);
+    return split;
   }
 
   private assertMayManage(ctx: RequestContext): void {

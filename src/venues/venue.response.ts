@@ -1,3 +1,4 @@
+import { CONTENT_LANGUAGE_DOC, ContentLanguageResponse } from '../translations/content-language.response.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ResponseSchema } from '../common/openapi/response-schema.js';
 import type { JsonLd } from '../common/text/json-ld.js';
@@ -94,4 +95,8 @@ export class VenueResponse extends ItemHeadResponse {
   @Doc("Global identifiers of the venue's lineage.")
   @ApiProperty({ type: 'array', items: { type: 'string' } })
   global_id_lineage: string[];
+
+  @Doc(CONTENT_LANGUAGE_DOC)
+  @ApiPropertyOptional({ type: ContentLanguageResponse })
+  language?: ContentLanguageResponse;
 }

@@ -17,6 +17,7 @@ interface ChangeRow {
   action: string;
   recorded_utc: Date | string;
   snapshot: string | null;
+  languages: string | null;
 }
 
 @Injectable()
@@ -44,7 +45,7 @@ export class WebhookFanOut {
         `SELECT dispatched_through FROM change_sequence WHERE id = 1${this.store.mysql ? ' FOR UPDATE' : ''}`,
       );
       const rows: ChangeRow[] = await manager.query(
-        'SELECT seq, kind, record_id, action, recorded_utc, snapshot FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
+        'SELECT seq, kind, record_id, action, recorded_utc, snapshot, languages FROM changes WHERE seq > ? ORDER BY seq LIMIT ?',
         [String(state.dispatched_through), FAN_OUT_BATCH],
       );
       if (rows.length === 0) return 0;
@@ -60,7 +61,8 @@ export class WebhookFanOut {
         const snapshot = row.snapshot ?? (row.action === 'deleted' ? null : await this.snapshots.render(manager, row.kind, id));
         for (const subscription of targets) {
           const data = snapshot ? this.snapshots.read(snapshot, subscription.edition) : { id };
-          const body = JSON.stringify({ type, timestamp: isoOf(wallOf(row.recorded_utc)), data });
+          const languages = row.languages ? { languages: row.languages.split(',') } : {};
+          const body = JSON.stringify({ type, timestamp: isoOf(wallOf(row.recorded_utc)), data, ...languages });
           deliveries.push(
             pendingDelivery(
               { subscriptionId: subscription.id, type, changeSeq: String(row.seq), recordKey: `${row.kind}:${id}`, body },

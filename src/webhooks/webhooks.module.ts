@@ -22,5 +22,7 @@ import { WebhooksService } from './webhooks.service.js';
 export class WebhooksModule {
   constructor(snapshots: ChangeSnapshots) {
     snapshots.wantedWhen('EXISTS (SELECT 1 FROM webhook_subscriptions WHERE active = 1)');
+    // a subscription of another edition gets the record as that edition's path answers it
+    snapshots.alsoInEditionsOf('SELECT DISTINCT edition FROM webhook_subscriptions WHERE active = 1');
   }
 }

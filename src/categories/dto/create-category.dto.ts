@@ -1,3 +1,5 @@
+import { TRANSLATIONS_DOC, TranslationsField } from '../../translations/translations-input.js';
+import type { TranslationChanges } from '../../translations/content-translations.service.js';
 import { Param } from '../../common/validation/param.js';
 import { integer } from '../../common/validation/parsers.js';
 import { termDescriptionParam, termNameParam, termSlugWriteParam, type TermWriteFields } from '../../terms/dto/term-write.dto.js';
@@ -21,4 +23,8 @@ export class CreateCategoryDto implements TermWriteFields {
   @Doc('ID of the parent category (0 for a top-level category).', { example: 0 })
   @Param(integer({ min: 0 }), { schema: { type: 'integer' } })
   parent?: number;
+
+  @Doc(TRANSLATIONS_DOC, { example: { de: { name: 'Draußen' } } })
+  @TranslationsField('category')
+  translations?: TranslationChanges;
 }

@@ -16,6 +16,7 @@ import { CredentialsVersion1764800000000 } from './1764800000000-credentials-ver
 import { EmbeddedVersion1764900000000 } from './1764900000000-embedded-version.js';
 import { LinksInEventRow1765000000000 } from './1765000000000-links-in-event-row.js';
 import { DropTriggers1765100000000 } from './1765100000000-drop-triggers.js';
+import { ContentTranslations1765300000000 } from './1765300000000-content-translations.js';
 import { CalendarSources1765250000000 } from './1765250000000-calendar-sources.js';
 
 /** Every migration, oldest first; applied at start-up and by `npm run migration:run`. */
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   LinksInEventRow1765000000000,
   DropTriggers1765100000000,
   CalendarSources1765250000000,
+  ContentTranslations1765300000000,
 ];

@@ -1,3 +1,4 @@
+import { MISSING_TRANSLATION_DOC, MissingTranslationParam } from '../../translations/translations-input.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Invalid, Param } from '../../common/validation/param.js';
 import { boolean, idList, idOrSlugList, integer, lastValue, nullableNumber, oneOf } from '../../common/validation/parsers.js';
@@ -49,6 +50,10 @@ export class ListEventsQueryDto extends PageQueryDto {
   @Doc('Only events whose title, description or excerpt contain the words.')
   @SearchText()
   search?: string;
+
+  @Doc(MISSING_TRANSLATION_DOC, { example: 'de' })
+  @MissingTranslationParam()
+  missing_translation?: string;
 
   @Doc('Only events in at least one of these categories (IDs or slugs).')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })

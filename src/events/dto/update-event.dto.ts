@@ -1,3 +1,5 @@
+import { TRANSLATIONS_DOC, TranslationsField } from '../../translations/translations-input.js';
+import type { TranslationChanges } from '../../translations/content-translations.service.js';
 import { Invalid, Param } from '../../common/validation/param.js';
 import { boolean, integer, lastValue, text, typeErrorFor, websiteUrl } from '../../common/validation/parsers.js';
 import { normalizeTimezone } from '../../common/dates/zones.js';
@@ -199,4 +201,8 @@ export class UpdateEventDto implements ItemWriteFields {
   @Doc('Accepted and ignored: the writer sees everything.', { example: '' })
   @Param(text({ max: 255 }), { schema: { type: 'string' } })
   password?: string;
+
+  @Doc(TRANSLATIONS_DOC, { example: { de: { title: 'Laternenspaziergang am Hafen' } } })
+  @TranslationsField('event')
+  translations?: TranslationChanges;
 }

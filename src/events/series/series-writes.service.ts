@@ -41,8 +41,19 @@ export class SeriesWritesService {
     private readonly updates: SeriesUpdatesService,
   ) {}
 
-  /** An update of `event` as `edit` plans it (one occurrence, the whole series, the following ones, or a new series). */
-  update(event: EventEntity, ifMatch: EventEntity | null, input: UpdateEventDto, edit: SeriesEdit, user: AuthUser, checked: CheckedUpdate) {
+  /**
+   * An update of `event` as `edit` plans it (one occurrence, the whole series, the following ones, or a new series).
+   * `translate`: the write's translations, of the event the edit stores.
+   */
+  update(
+    event: EventEntity,
+    ifMatch: EventEntity | null,
+    input: UpdateEventDto,
+    edit: SeriesEdit,
+    user: AuthUser,
+    checked: CheckedUpdate,
+    translate?: (manager: EntityManager, id: number) => Promise<unknown>,
+  ) {
     return this.dataSource.transaction(async (manager) => {
       await keepingTermCounts(manager, await this.scopes.reached(manager, event, edit.kind), async () => {
         if (ifMatch) await assertUnchanged(manager, ifMatch);
@@ -54,6 +65,7 @@ export class SeriesWritesService {
           this.scopes.mark(entity, previous, edit, input);
           await manager.save(EventEntity, entity);
           await this.links.link(entity.id, input, checked.plan, user, manager, false);
+          if (translate) await translate(manager, entity.id);
         });
         await this.scopes.afterEdit(manager, previous, entity, edit, input, checked.now);
       });

@@ -1,3 +1,4 @@
+import { MISSING_TRANSLATION_DOC, MissingTranslationParam } from '../../translations/translations-input.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Param } from '../../common/validation/param.js';
 import { integer, truthyWord } from '../../common/validation/parsers.js';
@@ -15,6 +16,10 @@ export class ListLinkedItemsQueryDto extends PageQueryDto {
   @Doc('Only items with one field containing every word.')
   @SearchText()
   search?: string;
+
+  @Doc(MISSING_TRANSLATION_DOC, { example: 'de' })
+  @MissingTranslationParam()
+  missing_translation?: string;
 
   @Doc('Only items linked to this event.')
   @Param(integer(), { schema: { type: 'integer' } })

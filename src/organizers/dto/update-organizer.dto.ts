@@ -1,3 +1,5 @@
+import { TRANSLATIONS_DOC, TranslationsField } from '../../translations/translations-input.js';
+import type { TranslationChanges } from '../../translations/content-translations.service.js';
 import { Param } from '../../common/validation/param.js';
 import { websiteUrl } from '../../common/validation/parsers.js';
 import type { ImageRequest } from '../../images/images.service.js';
@@ -70,4 +72,8 @@ export class UpdateOrganizerDto implements ItemWriteFields {
   @Doc('Password protecting the organizer.', { example: '' })
   @PostPassword()
   post_password?: string;
+
+  @Doc(TRANSLATIONS_DOC, { example: { de: { organizer: 'Hafenfreunde' } } })
+  @TranslationsField('organizer')
+  translations?: TranslationChanges;
 }

@@ -1,3 +1,5 @@
+import { TRANSLATIONS_DOC, TranslationsField } from '../../translations/translations-input.js';
+import type { TranslationChanges } from '../../translations/content-translations.service.js';
 import { ApiHideProperty } from '@nestjs/swagger';
 import { Param } from '../../common/validation/param.js';
 import { anyValue } from '../../common/validation/parsers.js';
@@ -23,4 +25,8 @@ export class CreateTagDto implements TermWriteFields {
   @ApiHideProperty()
   @Param(anyValue, { hidden: true })
   parent?: unknown;
+
+  @Doc(TRANSLATIONS_DOC, { example: { de: { name: 'Laternen' } } })
+  @TranslationsField('tag')
+  translations?: TranslationChanges;
 }

@@ -1,3 +1,4 @@
+import { MISSING_TRANSLATION_DOC, MissingTranslationParam } from '../../translations/translations-input.js';
 import { PageQueryDto } from '../../common/paging/page-query.dto.js';
 import { Param } from '../../common/validation/param.js';
 import { boolean, idOrSlugList, integer, nonEmptyStringList, oneOf, text } from '../../common/validation/parsers.js';
@@ -14,6 +15,10 @@ export class TermListBaseQueryDto extends PageQueryDto {
   @Doc('Only terms whose name or slug contains this text.')
   @Param(text({ max: 500, nonEmpty: true }), { schema: { type: 'string' } })
   search?: string;
+
+  @Doc(MISSING_TRANSLATION_DOC, { example: 'de' })
+  @MissingTranslationParam()
+  missing_translation?: string;
 
   @Doc('Leave out these term IDs or slugs.')
   @Param(idOrSlugList, { schema: { type: 'array', items: { type: 'integer' } } })

@@ -1,3 +1,5 @@
+import { TRANSLATIONS_DOC, TranslationsField } from '../../translations/translations-input.js';
+import type { TranslationChanges } from '../../translations/content-translations.service.js';
 import { Param } from '../../common/validation/param.js';
 import { nullableNumber, truthyWord, websiteUrl } from '../../common/validation/parsers.js';
 import type { ImageRequest } from '../../images/images.service.js';
@@ -110,4 +112,8 @@ export class UpdateVenueDto implements ItemWriteFields {
   @Doc('Password protecting the venue.', { example: '' })
   @PostPassword()
   post_password?: string;
+
+  @Doc(TRANSLATIONS_DOC, { example: { de: { venue: 'Hafenpavillon' } } })
+  @TranslationsField('venue')
+  translations?: TranslationChanges;
 }

@@ -1,0 +1,63 @@
+import { TranslatedTexts, type TranslationRow } from './content-translations.js';
+import { translationsInput } from './translations-input.js';
+import { Invalid } from '../common/validation/param.js';
+
+const row = (language: string, field: string, value: string | null, kind = 'event', id = 1): TranslationRow => ({
+  kind,
+  record_id: id,
+  language,
+  field,
+  value,
+});
+
+describe('TranslatedTexts', () => {
+  const texts = new TranslatedTexts(['pt-br', 'es', 'en'], 'en', [
+    row('es', 'title', 'Paseo'),
+    row('pt-br', 'excerpt', 'Passeio'),
+    row('de', 'title', null),
+    row('pt-br', 'name', 'Salão', 'venue', 1),
+  ]);
+
+  it('answers each field from the first language of the chain that has it, else the original', () => {
+    const event = { id: 1, title: 'Walk', description: 'Evening.', excerpt: 'Short.' };
+    expect(texts.textOf('event', 1, event)).toEqual({ id: 1, title: 'Paseo', description: 'Evening.', excerpt: 'Passeio' });
+    expect(event.title).toBe('Walk');
+    expect(texts.keyOf('event', 1)).toEqual({
+      original: 'en',
+      answered: 'es',
+      fields: { title: 'es', description: 'en', excerpt: 'pt-br' },
+      translations: ['de', 'es', 'pt-br'],
+    });
+  });
+
+  it('keeps records of other kinds and ids apart, and returns an untranslated record itself', () => {
+    const other = { id: 2, title: 'Other', description: '', excerpt: '' };
+    expect(texts.textOf('event', 2, other)).toBe(other);
+    expect(texts.keyOf('organizer', 1)).toEqual({
+      original: 'en',
+      answered: 'en',
+      fields: { name: 'en', description: 'en' },
+      translations: [],
+    });
+    expect(texts.keyOf('venue', 1).answered).toBe('pt-br');
+  });
+});
+
+describe('translationsInput', () => {
+  const parse = translationsInput('venue');
+
+  it('maps write names to stored fields, trims, keeps null for removals', () => {
+    expect(parse({ de: { venue: ' Halle ', description: null }, fr: null })).toEqual({
+      de: { name: 'Halle', description: null },
+      fr: null,
+    });
+  });
+
+  it.each([[null], ['de'], [['de']], [{ DE: {} }], [{ de: { title: 'x' } }], [{ de: { venue: 3 } }], [{ de: [] }]])('refuses %j', (raw) => {
+    expect(parse(raw)).toBeInstanceOf(Invalid);
+  });
+
+  it('refuses texts longer than the original field allows', () => {
+    expect((parse({ de: { venue: 'x'.repeat(1001) } }) as Invalid).problem.key).toBe('too_long');
+  });
+});
