@@ -18,6 +18,7 @@ const PLATFORM_NAMES = [
   'changes',
   'webhooks',
   'metrics',
+  'translations',
 ];
 /** Features built on the resources (the importer, calendar sources): only the wiring imports them. */
 const FEATURE_NAMES = ['importer', 'sources'];
