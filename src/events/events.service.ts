@@ -25,6 +25,7 @@ import { EventReadsService } from './event-reads.service.js';
 import { linkedContribution, moveTermCounts, newEventContribution, NO_CONTRIBUTION } from './event-term-counts.js';
 import { EventWriteRulesService, WRITE_ORDER } from './event-write-rules.service.js';
 import { EventEntity } from './event.entity.js';
+import { NEW_EVENT } from './new-event.js';
 import type { EventResponse } from './event.response.js';
 import { SeriesGenerationService } from './series/series-generation.service.js';
 import { SeriesScopesService } from './series/series-scopes.service.js';
@@ -49,27 +50,6 @@ interface OneEventWritten {
   links: KnownEventLinks;
   leavesEmbedded: boolean;
 }
-
-/** The columns of a new event that no input sets. */
-const NEW_EVENT = {
-  cost: null,
-  costSymbol: '',
-  costPosition: '',
-  website: null,
-  showMap: false,
-  showMapLink: false,
-  hideFromListings: false,
-  sticky: false,
-  featured: false,
-  venueId: null,
-  parentId: null,
-  customFields: null,
-  preTrashStatus: null,
-  seriesId: null,
-  seriesOriginalStart: null,
-  seriesException: false,
-  seriesTrashed: false,
-} satisfies Partial<EventEntity>;
 
 /**
  * Event writes (spec §11.2-11.6): checks, then permission, then `If-Match` on updates and deletes,

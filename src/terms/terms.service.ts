@@ -22,6 +22,7 @@ import { TermAssignments, type TaxonomyDefinition } from './term-assignments.js'
 import type { TermDeps } from './term-deps.js';
 import type { TermEvents } from './term-events.js';
 import { TermIdEntity } from './term-id.entity.js';
+import { assertNameFree, assertSlugFree } from './term-uniqueness.js';
 import { toTermPayload } from './term.mapper.js';
 import type { TermResponse } from './term.response.js';
 import { isSelfOrDescendant, sortTerms, termView, usedTermIds, type AnyTerm, type TermListQuery } from './term-tree.js';
@@ -133,7 +134,7 @@ export class TermsService extends TermAssignments {
     const name = stripTags(input.name ?? '');
     const description = input.description === undefined ? '' : stripTags(input.description);
     const parentId = this.definition.hierarchical ? ((input.parent as number | undefined) ?? 0) : undefined;
-    await this.assertNameFree(name, parentId, null);
+    await assertNameFree(this.repository, name, parentId, null);
     // a sent slug that another term holds is suffixed, like a generated one (spec §3.3, §11.9)
     const wantedSlug = input.slug === undefined ? undefined : sanitizeSlug(input.slug);
 
@@ -173,10 +174,10 @@ export class TermsService extends TermAssignments {
     if (this.definition.hierarchical && input.parent !== undefined) changes.parentId = input.parent as number;
     const name = changes.name ?? term.name;
     const parentId = this.definition.hierarchical ? (changes.parentId ?? term.parentId ?? 0) : undefined;
-    if (changes.name !== undefined || changes.parentId !== undefined) await this.assertNameFree(name, parentId, id);
+    if (changes.name !== undefined || changes.parentId !== undefined) await assertNameFree(this.repository, name, parentId, id);
     if (input.slug !== undefined) {
       changes.slug = sanitizeSlug(input.slug);
-      await this.assertSlugFree(changes.slug, id);
+      await assertSlugFree(this.repository, changes.slug, id);
     }
     if (Object.keys(changes).length > 0 || Object.keys(translated).length > 0) {
       changes.modifiedUtc = nowUtcWall();
@@ -295,18 +296,5 @@ export class TermsService extends TermAssignments {
 
   private refuseParentOnFlatTaxonomy(input: TermWriteFields): void {
     if (!this.definition.hierarchical && input.parent !== undefined) throw new ApiError(400, ErrorCode.TaxonomyNotHierarchical);
-  }
-
-  private async assertNameFree(name: string, parentId: number | undefined, exceptId: number | null): Promise<void> {
-    const query = this.repository.createQueryBuilder('t').where('LOWER(t.name) = LOWER(:name)', { name });
-    if (parentId !== undefined) query.andWhere('t.parent_id = :parentId', { parentId });
-    if (exceptId !== null) query.andWhere('t.id <> :exceptId', { exceptId });
-    const existing = await query.getOne();
-    if (existing) throw new ApiError(400, ErrorCode.TermExists, {}, { termId: existing.id });
-  }
-
-  private async assertSlugFree(slug: string, exceptId: number | null): Promise<void> {
-    const existing = await this.repository.findOneBy({ slug });
-    if (existing && existing.id !== exceptId) throw new ApiError(400, ErrorCode.DuplicateTermSlug, { slug });
   }
 }
