@@ -27,7 +27,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # Runtime stage: only the compiled app and production dependencies, run as an unprivileged user.
 FROM node:24-bookworm-slim AS runtime
 # The old-space cap keeps the resident size of a busy server under 250 MB (docs/PERFORMANCE.md).
-ENV NODE_ENV=production PORT=3000 NODE_OPTIONS=--max-old-space-size=192
+ENV NODE_ENV=production PORT=3000 NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=16"
 WORKDIR /app
 # The code belongs to root and is read-only for the user the server runs as; only data/ is writable.
 COPY --from=build /app/package.json ./
