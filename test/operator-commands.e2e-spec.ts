@@ -98,6 +98,12 @@ describe('npm start', () => {
     if (npm?.pid !== undefined && alive(-npm.pid)) process.kill(-npm.pid, 'SIGKILL');
   });
 
+  it("is the second half of the README's one command that installs and starts the service", () => {
+    const quickStart = /## Quick start\n([\s\S]*?)\n## /.exec(readFileSync('README.md', 'utf8'))?.[1] ?? '';
+    const blocks = [...quickStart.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+    expect(blocks[0]).toBe('npm ci && npm start');
+  });
+
   it('stops its server on SIGTERM: no orphan, the port is free within the grace period', async () => {
     const port = await freeHighPort();
     npm = spawn('npm', ['start'], {
