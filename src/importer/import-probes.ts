@@ -42,8 +42,8 @@ export async function probeIds(state: RunState): Promise<void> {
   }
   const ends = new Map<number, ReadEnd>();
   let done = 0;
-  for (let start = 0; start < below.length; start += BATCH) {
-    const batch = below.slice(start, start + BATCH);
+  /** Reads these event ids one by one, noting how each read ended. */
+  const probe = async (batch: number[]): Promise<ReadEnd[]> => {
     const results = await readEach(
       state,
       batch.map((id) => ({ resource: 'events', id })),
@@ -53,7 +53,9 @@ export async function probeIds(state: RunState): Promise<void> {
     );
     batch.forEach((id, index) => ends.set(id, results[index]));
     done += batch.length;
-  }
+    return results;
+  };
+  for (let start = 0; start < below.length; start += BATCH) await probe(below.slice(start, start + BATCH));
   // above the highest known id: until TAIL ids in a row name nothing
   let next = Math.max(highest, before?.through ?? 0) + 1;
   let misses = 0;
@@ -61,15 +63,7 @@ export async function probeIds(state: RunState): Promise<void> {
     if (done >= MAX_PROBES) firstLeft = next;
     if (firstLeft !== null) break;
     const batch = Array.from({ length: Math.min(TAIL - misses, MAX_PROBES - done) }, (_, index) => next + index);
-    const results = await readEach(
-      state,
-      batch.map((id) => ({ resource: 'events', id })),
-      LABEL,
-      done,
-      null,
-    );
-    batch.forEach((id, index) => ends.set(id, results[index]));
-    done += batch.length;
+    const results = await probe(batch);
     next += batch.length;
     // a failure ends the search here: the next run starts below it
     if (results.includes('failed')) break;
