@@ -92,11 +92,7 @@ export class SourceSync {
       const wanted = wantedOf(feed, source, false);
       outcomes[index] = await names.holding(namesOf(wanted), () => this.outcome(run, feed, () => this.syncEvent(run, feed, wanted)));
     });
-    mains.forEach((feed, index) => {
-      const outcome = outcomes[index];
-      if ('refused' in outcome) run.problem(feed.uid, feed.recurrenceId, outcome.refused);
-      else if (outcome.action) run.count(outcome.action);
-    });
+    mains.forEach((feed, index) => run.settle(feed, outcomes[index]));
     for (const feed of overrides) {
       const master = masters.get(feed.uid);
       await this.guarded(run, feed, () =>
@@ -109,9 +105,7 @@ export class SourceSync {
 
   /** One component's work, counted; a refusal by the API's rules refuses that component only. */
   private async guarded(run: SyncRun, feed: FeedEvent, work: () => Promise<Action | null>): Promise<void> {
-    const outcome = await this.outcome(run, feed, work);
-    if ('refused' in outcome) run.problem(feed.uid, feed.recurrenceId, outcome.refused);
-    else if (outcome.action) run.count(outcome.action);
+    run.settle(feed, await this.outcome(run, feed, work));
   }
 
   private async outcome(run: SyncRun, feed: FeedEvent, work: () => Promise<Action | null>): Promise<Outcome> {

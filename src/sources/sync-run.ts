@@ -48,4 +48,10 @@ export class SyncRun {
   count(action: Action): void {
     this.counts[action]++;
   }
+
+  /** What one component's work came to, counted or reported as refused. */
+  settle(component: { uid: string; recurrenceId: string | null }, outcome: Outcome): void {
+    if ('refused' in outcome) this.problem(component.uid, component.recurrenceId, outcome.refused);
+    else if (outcome.action) this.count(outcome.action);
+  }
 }
