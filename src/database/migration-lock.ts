@@ -1,14 +1,15 @@
 import { DataSource, type Migration } from 'typeorm';
 
 /** How long a process waits for another one migrating the same database before giving up (seconds). */
-export const MIGRATION_LOCK_WAIT_S = 600;
+const MIGRATION_LOCK_WAIT_S = 600;
 const POLL_MS = 500;
 
 /**
  * Runs `work` (migrating) while this process holds the database's migration lock: on MySQL/MariaDB a
  * named lock (`GET_LOCK`, an ordinary privilege) on a connection of its own, so processes started
  * at once against one database migrate one after the other, and each one after the first finds the
- * schema up to date. SQLite needs none: its file has one writer, and a migration is a transaction.
+ * schema up to date. On SQLite nothing is taken: several processes migrating one file at once are not
+ * guarded (docs/SCALING.md: start one first).
  */
 export async function withMigrationLock<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
   const type = dataSource.options.type;
