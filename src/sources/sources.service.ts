@@ -15,7 +15,7 @@ import { Editions } from '../editions/editions.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { TagEntity } from '../tags/tag.entity.js';
 import { VenueEntity } from '../venues/venue.entity.js';
-import { resolveTarget, TargetRefused } from '../webhooks/webhook-targets.js';
+import { targetProblem } from '../webhooks/webhook-targets.js';
 import { CalendarSourceEventEntity } from './calendar-source-event.entity.js';
 import { CalendarSourceRunEntity } from './calendar-source-run.entity.js';
 import { CalendarSourceEntity } from './calendar-source.entity.js';
@@ -193,26 +193,20 @@ export class SourcesService {
     if (input.url !== undefined && !problems.has('url')) {
       url = feedUrl(input.url);
       if (!url) problems.add('url', 'source_url');
-      else if (literalAddress(url) !== null) await this.checkTarget(url, problems);
+      else if (literalAddress(url) !== null) {
+        // the feed's host checked as a webhook target is: the same guard, the same problems named
+        const problem = await targetProblem(url, this.outbound);
+        if (problem) problems.add('url', problem);
+      }
     }
     await this.checkExisting(input, problems);
     problems.throwIfAny(FIELD_ORDER);
     this.assertAdministrator(ctx);
     if (url && literalAddress(url) === null) {
-      await this.checkTarget(url, problems);
-      problems.throwIfAny(FIELD_ORDER);
+      const problem = await targetProblem(url, this.outbound);
+      if (problem) throw ApiError.invalidParam('url', problem);
     }
     return url ? url.toString() : undefined;
-  }
-
-  /** The feed's host checked as a webhook target is (`resolveTarget`): the same guard, the same problems named. */
-  private async checkTarget(url: URL, problems: ParamProblems): Promise<void> {
-    try {
-      await resolveTarget(url, this.outbound);
-    } catch (error) {
-      if (!(error instanceof TargetRefused)) throw error;
-      problems.add('url', error.problem);
-    }
   }
 
   /** Default categories, tags, organizer and venue must exist (and not be in the trash). */

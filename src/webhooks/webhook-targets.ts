@@ -43,3 +43,14 @@ export async function resolveTarget(url: URL, policy: OutboundConfig): Promise<v
     throw new TargetRefused(error.problem === 'unresolvable' ? 'webhook_unresolvable' : 'webhook_target', error.message);
   }
 }
+
+/** What refuses a target (`resolveTarget`'s problem), null when the guard lets it through; any other failure is thrown. */
+export async function targetProblem(url: URL, policy: OutboundConfig): Promise<TargetProblem | null> {
+  try {
+    await resolveTarget(url, policy);
+    return null;
+  } catch (error) {
+    if (error instanceof TargetRefused) return error.problem;
+    throw error;
+  }
+}

@@ -19,7 +19,7 @@ import type { WebhookAttemptResponse, WebhookDeliveryResponse, WebhookResponse }
 import { newSecret } from './webhook-signature.js';
 import { deactivate, pendingDelivery } from './webhook-store.js';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
-import { literalAddress, parseTargetUrl, resolveTarget, TargetRefused } from './webhook-targets.js';
+import { literalAddress, parseTargetUrl, targetProblem } from './webhook-targets.js';
 
 const FIELD_ORDER = ['url', 'events', 'description', 'active', 'edition', 'rotate_secret'];
 
@@ -211,9 +211,8 @@ export class WebhooksService {
       url = parseTargetUrl(input.url);
       if (!url) problems.add('url', 'webhook_url');
       else if (literalAddress(url) !== null) {
-        await resolveTarget(url, this.outbound).catch((error: unknown) => {
-          if (error instanceof TargetRefused) problems.add('url', error.problem);
-        });
+        const problem = await targetProblem(url, this.outbound);
+        if (problem) problems.add('url', problem);
       }
     }
     if (input.events !== undefined && !problems.has('events')) {
@@ -225,12 +224,8 @@ export class WebhooksService {
     problems.throwIfAny(FIELD_ORDER);
     this.assertAdministrator(ctx);
     if (url && literalAddress(url) === null) {
-      try {
-        await resolveTarget(url, this.outbound);
-      } catch (error) {
-        if (error instanceof TargetRefused) throw ApiError.invalidParam('url', error.problem);
-        throw error;
-      }
+      const problem = await targetProblem(url, this.outbound);
+      if (problem) throw ApiError.invalidParam('url', problem);
     }
     if (input.edition !== undefined) input.edition = input.edition.toLowerCase();
     return url ? input.url : undefined;
