@@ -1,3 +1,5 @@
+import pLimit from 'p-limit';
+
 /**
  * Writes of one sync run that may share a name not yet stored (a venue, an organizer or a category
  * the feed names): the API's writes match such a name or create it, so two writes in flight with the
@@ -41,18 +43,15 @@ export async function eachInParallel<T>(
   parallel: number,
   work: (item: T, index: number) => Promise<void>,
 ): Promise<void> {
-  let next = 0;
+  const limit = pLimit(Math.max(1, parallel));
   const failures: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length && failures.length === 0) {
-      const index = next++;
-      try {
-        await work(items[index], index);
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, items.length)) }, worker));
+  await Promise.all(
+    items.map((item, index) =>
+      limit(async () => {
+        if (failures.length > 0) return;
+        await work(item, index).catch((error: unknown) => void failures.push(error));
+      }),
+    ),
+  );
   if (failures.length > 0) throw failures[0];
 }
