@@ -27,8 +27,10 @@ import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { BodyLimitMiddleware, BodyParserMiddleware } from './http/body.middleware.js';
 import { HttpModule } from './http/http.module.js';
+import { LIFECYCLE_STEPS, LifecycleMiddleware } from './http/lifecycle.middleware.js';
 import { RequestLogMiddleware } from './http/request-log.middleware.js';
 import { ImporterModule } from './importer/importer.module.js';
+import { logDestination } from './startup-log.js';
 import { RouteMiddleware } from './http/route.middleware.js';
 import { CorsMiddleware, SecurityHeadersMiddleware } from './http/security.middleware.js';
 import { extensionCatalogues } from './i18n/extension-catalogues.js';
@@ -47,10 +49,11 @@ import { VenuesModule } from './venues/venues.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
- * The request lifecycle, in the order of checks of spec §4.6. Each step is a middleware owned by the
- * module whose concern it is; after them Nest routes the request to its controller, where the
- * validation pipe (`APP_PIPE`), the handler, the `Allow` interceptor and the exception filter
- * (`APP_FILTER`) of `HttpModule` take over.
+ * The request lifecycle's middleware steps, in the order of checks of spec §4.6. Each step is a
+ * middleware class owned by the module whose concern it is; they run as one Nest middleware
+ * (`LifecycleMiddleware`). After them come an extension's middleware, then Nest's router, guards,
+ * interceptors (the response cache innermost), the validation pipe (`APP_PIPE`), the handler and the
+ * exception filter (`APP_FILTER`) of `HttpModule`.
  */
 const LIFECYCLE: Type[] = [
   RequestLogMiddleware, // request id; one line per request (LOG_REQUESTS) and its count in /metrics (METRICS_TOKEN)
@@ -80,7 +83,7 @@ export class AppModule implements NestModule {
         LoggerModule.forRoot({
           // the application's logger only: the request log is the first lifecycle step (RequestLogMiddleware)
           forRoutes: [],
-          pinoHttp: { level: config.log.level },
+          pinoHttp: [{ level: config.log.level }, logDestination()],
         }),
         TypeOrmModule.forRootAsync({
           useFactory: async () => {
@@ -107,7 +110,7 @@ export class AppModule implements NestModule {
         }),
         MetricsModule,
         DatabaseGuardModule,
-        ReplicationModule,
+        ReplicationModule.forRoot(config.database.kind === 'mysql' && config.database.replicaUrls.length > 0),
         I18nModule.forRoot(extensionCatalogues(extensions)),
         CacheModule,
         EditionsModule,
@@ -130,6 +133,9 @@ export class AppModule implements NestModule {
         ...extensions,
       ],
       providers: [
+        ...LIFECYCLE,
+        { provide: LIFECYCLE_STEPS, useFactory: (...steps: unknown[]) => steps, inject: LIFECYCLE },
+        LifecycleMiddleware,
         ResponseCacheStore,
         ResponseCacheInterceptor,
         ResponseCacheMetrics,
@@ -143,6 +149,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(...LIFECYCLE).forRoutes('/');
+    consumer.apply(LifecycleMiddleware).forRoutes('/');
   }
 }

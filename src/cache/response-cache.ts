@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { from, map, type Observable, of, switchMap } from 'rxjs';
+import { map, type Observable, of } from 'rxjs';
 import { entityTag, REPRESENTATION_HEADERS } from '../common/http/entity-tags.js';
 import { carriesPassword } from '../common/http/password-param.js';
 import { TextAnswer } from '../common/http/text-answer.js';
@@ -26,30 +26,27 @@ const CLOCK_PARAMETER = /[?&]only_with_upcoming=/;
 export class ResponseCacheInterceptor implements NestInterceptor {
   constructor(private readonly store: ResponseCacheStore) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
     const req = context.switchToHttp().getRequest<Request>();
     if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || CLOCK_PARAMETER.test(req.url)) return next.handle();
     if (carriesPassword(req.ctx.target?.search ?? '')) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     const key = this.store.key(req.ctx.edition, req.url);
-    return from(this.lookUp(key)).pipe(
-      switchMap((found) => {
-        if ('entry' in found) return of(answerOf(found.entry, found.state));
-        // a client that went away while this waited gets nothing, and starts no build that would never end
-        if (res.destroyed) return of(undefined);
-        // an entry current at this version is built from a server that holds it (a lagging replica does not)
-        requireDataVersion(found.version);
-        const finish = this.store.startBuild(key, found.version);
-        res.once('close', () => finish(null));
-        res.setHeader('X-Cache', 'MISS');
-        return next.handle().pipe(
-          map((body: unknown) => {
-            const entry = res.statusCode === 200 && !res.headersSent ? entryOf(body, res, found.version) : null;
-            finish(entry);
-            return entry ? answerOf(entry, 'MISS') : body;
-          }),
-        );
+    const found = await this.lookUp(key);
+    if ('entry' in found) return of(answerOf(found.entry, found.state));
+    // a client that went away while this waited gets nothing, and starts no build that would never end
+    if (res.destroyed) return of(undefined);
+    // an entry current at this version is built from a server that holds it (a lagging replica does not)
+    requireDataVersion(found.version);
+    const finish = this.store.startBuild(key, found.version);
+    res.once('close', () => finish(null));
+    res.setHeader('X-Cache', 'MISS');
+    return next.handle().pipe(
+      map((body: unknown) => {
+        const entry = res.statusCode === 200 && !res.headersSent ? entryOf(body, res, found.version) : null;
+        finish(entry);
+        return entry ? answerOf(entry, 'MISS') : body;
       }),
     );
   }

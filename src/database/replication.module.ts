@@ -1,5 +1,6 @@
 import {
   type CallHandler,
+  type DynamicModule,
   type ExecutionContext,
   Global,
   Inject,
@@ -153,8 +154,15 @@ export class ConsistencyTokenInterceptor implements NestInterceptor {
     ReplicaSetLifecycle,
     ReadRoutingMiddleware,
     DatabaseMetrics,
-    { provide: APP_INTERCEPTOR, useClass: ConsistencyTokenInterceptor },
   ],
   exports: [ReplicaSet, ReadRoutingMiddleware],
 })
-export class ReplicationModule {}
+export class ReplicationModule {
+  /** With read replicas (`DATABASE_REPLICA_URLS` or `DATABASE_REPLICA_HOSTS`), writes get their consistency token; without, no interceptor is needed. */
+  static forRoot(withReplicas: boolean): DynamicModule {
+    return {
+      module: ReplicationModule,
+      providers: withReplicas ? [{ provide: APP_INTERCEPTOR, useClass: ConsistencyTokenInterceptor }] : [],
+    };
+  }
+}

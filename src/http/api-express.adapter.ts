@@ -5,6 +5,8 @@ import type { Response } from 'express';
 import { parseQueryString } from '../common/http/body.js';
 import { entityTag } from '../common/http/entity-tags.js';
 import { TextAnswer } from '../common/http/text-answer.js';
+import { setAllowHeader } from './allow.js';
+import { trustedProxies } from './trusted-proxies.js';
 import {
   endNotModified,
   isNotModified,
@@ -36,8 +38,8 @@ export class PreparedAnswer {
  * Express as this API needs it: bracket query strings (spec §7.2), no framework ETag or
  * `X-Powered-By`, the client address from a trusted proxy when configured, and every JSON answer
  * written with the contract's content type (a `TextAnswer` with its own). Nest writes handler results and (through the exception
- * filter) errors with `reply`, so this is the one place JSON leaves the service; reads get their
- * entity tag and conditional answers here (`sendBytes`).
+ * filter) errors with `reply`, so this is the one place JSON leaves the service; successful answers
+ * get their `Allow` here, reads their entity tag and conditional answers (`sendBytes`).
  */
 export class ApiExpressAdapter extends ExpressAdapter {
   constructor(
@@ -47,7 +49,7 @@ export class ApiExpressAdapter extends ExpressAdapter {
   ) {
     super();
     this.set('query parser', parseQueryString);
-    this.set('trust proxy', trustProxy);
+    this.set('trust proxy', trustedProxies(trustProxy));
     this.set('etag', false);
     this.disable('x-powered-by');
   }
@@ -61,6 +63,9 @@ export class ApiExpressAdapter extends ExpressAdapter {
 
   override reply(response: Response, body: unknown, statusCode?: number): void {
     if (statusCode) response.status(statusCode);
+    // a successful answer of a matched route names the methods the requester may use; an error
+    // answer (the exception filter's) has its own
+    if (response.statusCode < 400 && response.req.ctx) setAllowHeader(response.req.ctx, response);
     if (body === undefined || body === null) {
       response.end();
       return;

@@ -1,25 +1,19 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe.js';
-import { AllowHeaderInterceptor } from './allow-header.interceptor.js';
 import { ApiExceptionFilter } from './api-exception.filter.js';
 import { RouteRegistry } from './route-registry.js';
 
 /**
  * The parts of the request lifecycle that belong to no resource: the route table read from the
- * controllers, validation (`APP_PIPE`), the `Allow` header (`APP_INTERCEPTOR`) and the one error
- * answer (`APP_FILTER`). Its middleware (body, route, security headers) is applied, in the order of
+ * controllers, validation (`APP_PIPE`) and the one error answer (`APP_FILTER`); the `Allow` header
+ * of a successful answer is set where answers are written (`ApiExpressAdapter.reply`). Its middleware (body, route, security headers) is applied, in the order of
  * spec §4.6, by `AppModule`.
  */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [
-    RouteRegistry,
-    { provide: APP_PIPE, useClass: ApiValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: AllowHeaderInterceptor },
-    { provide: APP_FILTER, useClass: ApiExceptionFilter },
-  ],
+  providers: [RouteRegistry, { provide: APP_PIPE, useClass: ApiValidationPipe }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
   exports: [RouteRegistry],
 })
 export class HttpModule {}
