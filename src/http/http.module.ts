@@ -3,11 +3,12 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/
 import { ApiValidationPipe } from '../common/validation/api-validation.pipe.js';
 import { AllowHeaderInterceptor } from './allow-header.interceptor.js';
 import { ApiExceptionFilter } from './api-exception.filter.js';
+import { OtherNamespaces } from './other-namespaces.js';
 import { RouteRegistry } from './route-registry.js';
 
 /**
  * The parts of the request lifecycle that belong to no resource: the route table read from the
- * controllers, validation (`APP_PIPE`), the `Allow` header (`APP_INTERCEPTOR`) and the one error
+ * controllers (and the descriptions of the namespaces served beside the configured one), validation (`APP_PIPE`), the `Allow` header (`APP_INTERCEPTOR`) and the one error
  * answer (`APP_FILTER`). Its middleware (body, route, security headers) is applied, in the order of
  * spec §4.6, by `AppModule`.
  */
@@ -16,10 +17,11 @@ import { RouteRegistry } from './route-registry.js';
   imports: [DiscoveryModule],
   providers: [
     RouteRegistry,
+    OtherNamespaces,
     { provide: APP_PIPE, useClass: ApiValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: AllowHeaderInterceptor },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
-  exports: [RouteRegistry],
+  exports: [RouteRegistry, OtherNamespaces],
 })
 export class HttpModule {}
