@@ -1,64 +1,257 @@
+import { decodeHTML } from 'entities';
 import { fixtureSource, type FixtureSource } from './support/fixture-source.js';
 import { importTec } from './support/import-sources.js';
-import { ADMIN, basic, startTestApp, type TestApp } from './support/test-app.js';
+import { ADMIN, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 import { ACKNOWLEDGEMENT, recordedBody, recordedHeaders, recordedRequests, type RecordedRequest } from './support/tec-v1-samples.js';
+
+/**
+ * The recorded `tec/v1` reads of the reference (`/work/shared/fixtures/tec-v1-samples/`) replayed
+ * against the same data set imported here (`import:tec` of `tec-samples/`, the same ids): statuses,
+ * error codes, paging headers and links, and every field of every object, but for what the README
+ * calls volatile and the deliberate differences of docs/API.md ("tec/v1").
+ */
 
 type Json = Record<string, any>;
 
-const reads = recordedRequests().slice(
+const all = recordedRequests();
+const reads = all.slice(
   0,
-  recordedRequests().findIndex((entry) => entry.name === 'event-create-full-admin'),
+  all.findIndex((entry) => entry.name === 'event-create-full-admin'),
 );
 
-describe('tec/v1 reads replayed', () => {
+/** Clock-dependent fields (README, "Volatile"); the seeded records' dates differ between the two recordings. */
+const VOLATILE = new Set([
+  'date',
+  'date_gmt',
+  'modified',
+  'modified_gmt',
+  'is_past',
+  'is_now',
+  'starts_this_week',
+  'ends_this_week',
+  'this_week_duration',
+  'happens_this_week',
+  'schedule_details',
+  'short_schedule_details',
+]);
+/** Events 17 and 18 start at the same moment: the reference pages them in either order (README). */
+const TIED = new Set([17, 18]);
+/** Texts are answered as stored, like v1 here: no entity escaping or curly quotes of the reference's texturizer. */
+const plainText = (text: string) => decodeHTML(text).replace(/[‘’]/g, "'").replace(/[“”]/g, '"');
+
+function normalized(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return plainText(value);
+  if (Array.isArray(value)) return value.map((item) => normalized(item, key));
+  if (value === null || typeof value !== 'object') return value;
+  const result: Json = {};
+  for (const [name, item] of Object.entries(value as Json)) {
+    if (VOLATILE.has(name)) continue;
+    // the zone of a fixed UTC offset: PHP names a zone of that offset (UTC+5.5 → Asia/Kolkata), here the offset stays
+    if (key === 'dates' || name === 'timezone') continue;
+    // titles lose their HTML tags here, as in v1 (the reference keeps those of its seeded titles)
+    result[name] = key === 'title' && name === 'rendered' ? plainText((item as string).replace(/<[^>]*>/g, '')) : normalized(item, name);
+  }
+  // drafts and pending records have no slug at the reference; here they get one (as in v1)
+  if (['draft', 'pending'].includes(result.status as string)) delete result.slug;
+  return result;
+}
+
+/** The answers that differ on purpose (docs/API.md, "tec/v1"), as we give them. */
+const NOT_FOUND = { status: 404, code: 'rest_post_invalid_id' };
+const DELIBERATE: Record<string, { status: number; code?: string }> = {
+  'error-event-24-revision-anon': NOT_FOUND,
+  'error-event-24-revision-admin': NOT_FOUND,
+  'error-event-id-is-a-venue-admin': NOT_FOUND,
+  'error-event-id-is-an-organizer-anon': NOT_FOUND,
+  'error-event-unknown-id-anon': NOT_FOUND,
+  'error-event-unknown-id-admin': NOT_FOUND,
+  'error-venue-id-is-an-event-admin': NOT_FOUND,
+  'error-venue-unknown-id-anon': NOT_FOUND,
+  'error-venue-unknown-id-admin': NOT_FOUND,
+  'error-organizer-id-is-a-venue-admin': NOT_FOUND,
+  'error-organizer-unknown-id-anon': NOT_FOUND,
+  // the trashed event 50 is not imported (the importer cannot read it): unknown here
+  'error-event-50-anon': NOT_FOUND,
+  'error-event-50-admin': NOT_FOUND,
+  // a filter filters
+  'error-events-list-categories-single-anon': { status: 200 },
+  'error-events-list-tags-single-anon': { status: 200 },
+};
+/** Lists whose filter the reference ignores and we apply: checked below on their own. */
+const FILTERED_HERE = new Set(['events-list-categories-two-anon', 'events-list-featured-false-anon']);
+/** Lists in an order the reference does not hold stable, or that depends on the database's collation. */
+const ANY_ORDER = new Set(['venues-list-has-events-anon']);
+/** Sorted by title: SQLite compares code points, MariaDB its collation (the curly quote of event 19 goes first or last). */
+const COLLATED = 'events-list-orderby-title-desc-anon';
+/** The reference writes `ticketed=false` back as `ticketed=1` in its links; here the value stays as sent. */
+const LINK_AS_SENT = new Set(['events-list-ticketed-false-anon']);
+/** Writes are not served yet: the item routes allow GET only. */
+const ITEM_ALLOW = 'GET';
+
+describe('tec/v1 reads replayed against the recorded answers of the reference', () => {
   let source: FixtureSource;
   let target: TestApp;
-  beforeAll(async () => {
-    source = await fixtureSource({ withWpV2: true });
-    target = await startTestApp({ SITE_TIMEZONE: 'UTC' });
-    await importTec(target, ['--from', source.url, '--user', 'admin', '--password', 'recorded-without-password']);
-  }, 60_000);
-  afterAll(async () => {
-    await target?.close();
-    await source?.close();
-  });
+  const answers = new Map<string, { status: number; body: any; headers: Record<string, string> }>();
 
   const send = (entry: RecordedRequest) => {
-    const method = entry.method.toLowerCase() as 'get';
-    let req = target.http()[method](entry.url_path_and_query);
+    let req = target.http()[entry.method.toLowerCase() as 'get'](entry.url_path_and_query);
     if (entry.auth === 'admin') req = req.set('Authorization', basic(ADMIN));
-    if (entry.auth === 'bad-password') req = req.set('Authorization', basic({ login: ADMIN.login, password: 'wrong-password' }));
+    if (entry.auth === 'bad-password') req = req.set('Authorization', basic({ login: ADMIN.login, password: 'not-the-password' }));
     if (entry.ack === 'sent') req = req.set('X-TEC-EEA', ACKNOWLEDGEMENT);
     if (entry.ack === 'wrong') req = req.set('X-TEC-EEA', 'yes');
     if (entry.body !== undefined) req = req.send(entry.body as object);
     return req;
   };
 
-  it('explore', async () => {
-    const out: string[] = [];
+  beforeAll(async () => {
+    source = await fixtureSource({ withWpV2: true });
+    target = await startTestApp({ SITE_TIMEZONE: 'UTC' });
+    const run = await importTec(target, ['--from', source.url, '--user', 'admin', '--password', 'recorded-without-password']);
+    expect(run.code).toBe(0);
     for (const entry of reads) {
       const res = await send(entry);
-      const expected = recordedBody(entry.name) as Json;
-      const headers = recordedHeaders(entry.name);
-      const mine = res.body as Json;
-      let note = '';
-      if (res.status !== entry.status) note += ` STATUS ${res.status} != ${entry.status}`;
-      if (Array.isArray(expected) && Array.isArray(mine)) {
-        const a = expected.map((x: Json) => x.id).join(',');
-        const b = mine.map((x: Json) => x.id).join(',');
-        if (a !== b) note += ` IDS mine=${b} ref=${a}`;
-        for (const h of ['x-wp-total', 'x-wp-totalpages', 'link', 'allow'])
-          if (headers[h] !== res.headers[h]) note += ` ${h}: mine=${res.headers[h]} ref=${headers[h]}`;
-      } else if (expected && typeof expected === 'object' && 'code' in expected) {
-        if (mine?.code !== expected.code) note += ` CODE mine=${mine?.code} ref=${expected.code}`;
-      } else if (expected && typeof expected === 'object' && 'id' in expected) {
-        for (const key of Object.keys(expected)) {
-          if (JSON.stringify(expected[key]) !== JSON.stringify(mine?.[key]))
-            note += `\n    ${key}: mine=${JSON.stringify(mine?.[key])?.slice(0, 300)} ref=${JSON.stringify(expected[key]).slice(0, 300)}`;
-        }
-      }
-      if (note) out.push(`${entry.name}:${note}`);
+      answers.set(entry.name, { status: res.status, body: res.body, headers: res.headers });
     }
-    console.log(out.join('\n'));
   }, 120_000);
+  afterAll(async () => {
+    await target?.close();
+    await source?.close();
+  });
+
+  const answer = (name: string) => answers.get(name) as { status: number; body: any; headers: Record<string, string> };
+  const replayed = reads.filter(
+    (entry) => !FILTERED_HERE.has(entry.name) && !/^(root-|docs|options-)/.test(entry.name) && entry.method === 'GET',
+  );
+
+  it.each(replayed.map((entry) => [entry.name, entry] as const))('%s', (name, entry) => {
+    const mine = answer(name);
+    const expected = recordedBody(name) as any;
+    const deliberate = DELIBERATE[name];
+    expect({ name, status: mine.status }).toEqual({ name, status: deliberate?.status ?? entry.status });
+    if (deliberate?.code) return expect(mine.body.code).toBe(deliberate.code);
+    if (deliberate) return;
+    if (!Array.isArray(expected) && typeof expected?.code === 'string') {
+      expect(mine.body.code).toBe(expected.code);
+      if (expected.data?.status !== undefined) expect(mine.body.data.status).toBe(expected.data.status);
+      if (expected.data?.params) expect(Object.keys(mine.body.data.params)).toEqual(Object.keys(expected.data.params));
+      if (expected.data?.details && !Array.isArray(expected.data.details)) {
+        for (const [param, detail] of Object.entries(expected.data.details as Json))
+          expect(mine.body.data.details[param].code).toBe(detail.code);
+      }
+      return;
+    }
+    const headers = recordedHeaders(name);
+    if (Array.isArray(expected)) {
+      for (const header of ['x-wp-total', 'x-wp-totalpages', ...(LINK_AS_SENT.has(name) ? [] : ['link'])]) {
+        expect({ header, value: mine.headers[header] }).toEqual({ header, value: headers[header] });
+      }
+      const byId = new Map((mine.body as Json[]).map((item) => [item.id as number, item]));
+      const ids = (list: Json[]) => list.map((item) => item.id as number).filter((id) => !TIED.has(id));
+      if (ANY_ORDER.has(name)) expect([...ids(mine.body)].sort()).toEqual([...ids(expected)].sort());
+      else if (name === COLLATED) expect(ids(mine.body).slice(0, 3)).toEqual(ids(expected).slice(0, 3));
+      else expect(ids(mine.body)).toEqual(ids(expected));
+      for (const item of expected as Json[]) if (byId.has(item.id)) expect(normalized(byId.get(item.id))).toEqual(normalized(item));
+      return;
+    }
+    expect(normalized(mine.body)).toEqual(normalized(expected));
+    expect(mine.headers.allow).toBe(headers.allow === 'GET, PUT, PATCH, DELETE' ? ITEM_ALLOW : headers.allow);
+  });
+
+  it('filters by category and featured=false, where the reference ignores both', async () => {
+    // the protected event 49 hides its terms from this reader: left out of the comparison
+    const everything = (answer('events-list-pp100-anon').body as Json[]).filter((event) => event.id !== 49);
+    const categories = (await target.http().get('/wp-json/tribe/events/v1/categories?per_page=50')).body.categories as Json[];
+    const withChildren = (ids: number[]) => [
+      ...ids,
+      ...categories.filter((term) => ids.includes(term.parent)).map((term) => term.id as number),
+    ];
+    const inCategories = (ids: number[]) =>
+      everything.filter((event) => event.tribe_events_cat.some((id: number) => withChildren(ids).includes(id))).map((event) => event.id);
+    const ids = (list: Json[]) => list.map((event) => event.id).filter((id) => id !== 49);
+    const two = answer('events-list-categories-two-anon');
+    // categories 3 and 5 and their children
+    expect(ids(two.body).sort()).toEqual(inCategories([3, 5]).sort());
+    expect(Number(two.headers['x-wp-total'])).toBeLessThan(everything.length);
+    expect(ids(answer('error-events-list-categories-single-anon').body).sort()).toEqual(inCategories([3]).sort());
+    const tagged = answer('error-events-list-tags-single-anon').body as Json[];
+    expect(ids(tagged).sort()).toEqual(
+      everything
+        .filter((event) => event.tags.includes(11))
+        .map((event) => event.id)
+        .sort(),
+    );
+    const notFeatured = answer('events-list-featured-false-anon');
+    expect(Number(notFeatured.headers['x-wp-total'])).toBe(38 - 4);
+    for (const event of notFeatured.body as Json[]) expect(event.featured).toBe(false);
+  });
+
+  it('answers the namespace index, OPTIONS and the OpenAPI document with the reference routes and arguments', () => {
+    const index = answer('root-tec-v1-namespace').body as Json;
+    const recorded = recordedBody('root-tec-v1-namespace') as Json;
+    const shape = (routes: Json) =>
+      Object.fromEntries(
+        Object.entries(routes).map(([path, route]) => [
+          path,
+          {
+            methods: route.methods,
+            endpoints: route.endpoints.map((endpoint: Json) => ({
+              methods: endpoint.methods,
+              args: Array.isArray(endpoint.args)
+                ? endpoint.args
+                : Object.fromEntries(
+                    Object.entries(endpoint.args as Json).map(([arg, schema]) => [arg, { ...schema, description: undefined }]),
+                  ),
+            })),
+          },
+        ]),
+      );
+    expect(Object.keys(index.routes)).toEqual(Object.keys(recorded.routes));
+    expect(shape(index.routes)).toEqual(shape(recorded.routes));
+    expect(index._links).toEqual(recorded._links);
+    expect(shape({ e: answer('options-events').body })).toEqual(shape({ e: recordedBody('options-events') }));
+    const document = answer('docs').body as Json;
+    expect(document.openapi).toBe('3.0.4');
+    expect(document.servers).toEqual([{ url: `${PUBLIC_URL}/wp-json/tec/v1` }]);
+    expect(Object.keys(document.paths)).toEqual(Object.keys((recordedBody('docs') as Json).paths));
+  });
+
+  it('serves every edition, and its routes in the root index', async () => {
+    const root = await target.http().get('/wp-json/');
+    expect(root.body.namespaces).toEqual(['tribe/events/v1', 'tec/v1']);
+    expect(root.body.routes['/tec/v1/events/(?P<id>\\d+)'].methods).toEqual(['GET', 'PUT', 'PATCH', 'DELETE']);
+    const german = await target.http().get('/de/wp-json/tec/v1/events/16').set('X-TEC-EEA', ACKNOWLEDGEMENT);
+    expect(german.status).toBe(200);
+    expect(german.body.id).toBe(16);
+    const index = await target.http().get('/ja/wp-json/tec/v1');
+    expect(index.body._links.up).toEqual([{ href: `${PUBLIC_URL}/ja/wp-json/` }]);
+  });
+
+  it('keeps an answer without the acknowledgement out of the response cache, and the tribe/events/v1 answers as they were', async () => {
+    const path = '/wp-json/tec/v1/venues?per_page=3';
+    expect((await target.http().get(path).set('X-TEC-EEA', ACKNOWLEDGEMENT)).status).toBe(200);
+    expect((await target.http().get(path).set('X-TEC-EEA', ACKNOWLEDGEMENT)).headers['x-cache']).toBe('HIT');
+    const refused = await target.http().get(path);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('missing_experimental_endpoint_acknowledgement');
+    const v1 = await target.http().get('/wp-json/tribe/events/v1/events/16');
+    expect(v1.status).toBe(200);
+    expect(v1.body.rest_url).toBe(`${PUBLIC_URL}/wp-json/tribe/events/v1/events/16`);
+  });
+});
+
+describe('tec/v1 with TEC_V1_REQUIRE_ACKNOWLEDGEMENT=false', () => {
+  let target: TestApp;
+  beforeAll(async () => {
+    target = await startTestApp({ TEC_V1_REQUIRE_ACKNOWLEDGEMENT: 'false' });
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  it('serves the routes without the header', async () => {
+    const res = await target.http().get('/wp-json/tec/v1/events');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+    expect(res.headers['x-wp-total']).toBe('0');
+  });
 });
