@@ -40,11 +40,6 @@ function classList(event: EventResponse, protection: TecProtection): string[] {
   ];
 }
 
-/** The zone as the reference names it: `UTC+0` for UTC, the stored name otherwise. */
-function zoneName(zone: string): string {
-  return phpZone(zone) === 'UTC' ? 'UTC+0' : zone;
-}
-
 /** The zone of a PHP `DateTime`: UTC for the offset zero however it is written, the stored name otherwise. */
 function phpZone(zone: string): string {
   return /^UTC([+-]0+(\.0+)?)?$/.test(zone) ? 'UTC' : zone;
@@ -165,8 +160,8 @@ export function toTecEvent(event: EventResponse, context: TecEventContext): TecE
       end_site: phpDate(utcToWall(event.utc_end_date, site), site),
       end_display: phpDate(event.end_date, zone),
     },
-    timezone: zoneName(zone),
-    duration: event.all_day ? Math.round((endMs - startMs) / 1000) : String(Math.round((endMs - startMs) / 1000)),
+    timezone: zone,
+    duration: String(Math.round((endMs - startMs) / 1000)),
     multiday: days > 1 ? days : false,
     is_past: endMs < nowMs,
     is_now: startMs <= nowMs && nowMs <= endMs,

@@ -10,6 +10,8 @@ import { TecEventReadsService } from './tec-event-reads.service.js';
 import { TecLinkedReadsService } from './tec-linked-reads.service.js';
 import { TecNamespaceController } from './tec-namespace.controller.js';
 import { TecReadsController } from './tec-reads.controller.js';
+import { TecWritesController } from './tec-writes.controller.js';
+import { TecWritesService } from './tec-writes.service.js';
 
 /**
  * The reference's second REST API, `tec/v1` (docs/API.md, "tec/v1"): its routes over the services
@@ -17,7 +19,7 @@ import { TecReadsController } from './tec-reads.controller.js';
  */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, CategoriesModule],
-  controllers: [TecNamespaceController, TecReadsController],
-  providers: [TecAcknowledgement, TecDocsService, TecEventListService, TecEventReadsService, TecLinkedReadsService],
+  controllers: [TecNamespaceController, TecReadsController, TecWritesController],
+  providers: [TecAcknowledgement, TecDocsService, TecEventListService, TecEventReadsService, TecLinkedReadsService, TecWritesService],
 })
 export class TecModule {}

@@ -64,8 +64,8 @@ export interface TecEvent extends TecItemBase {
   end_date_utc: string;
   dates: Record<'start' | 'start_utc' | 'start_site' | 'start_display' | 'end' | 'end_utc' | 'end_site' | 'end_display', TecDateTime>;
   timezone: string;
-  /** Seconds: a string, a number for all-day events (as the reference writes them). */
-  duration: string | number;
+  /** Seconds, written as a string. */
+  duration: string;
   multiday: number | false | null;
   is_past: boolean | null;
   is_now: boolean | null;

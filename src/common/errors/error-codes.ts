@@ -42,6 +42,8 @@ export const ErrorCode = {
   TecPageNotFound: 'tec_rest_organizers_page_not_found',
   /** `tec/v1`: no record of the route's kind has the id (WordPress core's code). */
   PostInvalidId: 'rest_post_invalid_id',
+  /** `tec/v1`: `DELETE …?force=true`, which this service does not offer. */
+  TecForceDeleteUnsupported: 'tec_rest_force_delete_unsupported',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */
