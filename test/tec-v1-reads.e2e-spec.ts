@@ -45,6 +45,8 @@ const DELIBERATE: Record<string, { status: number; code?: string }> = {
   // the trashed event 50 is not imported (the importer cannot read it): unknown here
   'error-event-50-anon': NOT_FOUND,
   'error-event-50-admin': NOT_FOUND,
+  // no tickets here: said plainly (the reference without its ticket plugin: 404 rest_no_route)
+  'error-no-route-tickets-anon': { status: 501, code: 'tec_rest_tickets_not_supported' },
   // a filter filters
   'error-events-list-categories-single-anon': { status: 200 },
   'error-events-list-tags-single-anon': { status: 200 },
@@ -194,6 +196,22 @@ describe('tec/v1 reads replayed against the recorded answers of the reference', 
     expect(german.body.id).toBe(16);
     const index = await target.http().get('/ja/wp-json/tec/v1');
     expect(index.body._links.up).toEqual([{ href: `${PUBLIC_URL}/ja/wp-json/` }]);
+  });
+
+  it('gives the vendor MCP server what it asks at start (wp/v2/users/me) and a plain refusal for tickets', async () => {
+    const me = await target.http().get('/wp-json/wp/v2/users/me').set('Authorization', basic(ADMIN));
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual(expect.objectContaining({ id: 1, name: ADMIN.login, slug: ADMIN.login }));
+    expect((await target.http().get('/wp-json/wp/v2/users/me')).status).toBe(401);
+    expect((await target.http().get('/wp-json/wp/v2/posts')).status).toBe(404);
+    for (const [method, path] of [
+      ['get', '/wp-json/tec/v1/tickets'],
+      ['post', '/wp-json/tec/v1/tickets'],
+      ['put', '/wp-json/tec/v1/tickets/5'],
+    ] as const) {
+      const res = await target.http()[method](path).set('Authorization', basic(ADMIN)).set('X-TEC-EEA', ACKNOWLEDGEMENT);
+      expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 501, code: 'tec_rest_tickets_not_supported' });
+    }
   });
 
   it('keeps an answer without the acknowledgement out of the response cache, and the tribe/events/v1 answers as they were', async () => {

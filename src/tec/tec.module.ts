@@ -10,6 +10,7 @@ import { TecEventReadsService } from './tec-event-reads.service.js';
 import { TecLinkedReadsService } from './tec-linked-reads.service.js';
 import { TecNamespaceController } from './tec-namespace.controller.js';
 import { TecReadsController } from './tec-reads.controller.js';
+import { TecTicketsController } from './tec-tickets.controller.js';
 import { TecWritesController } from './tec-writes.controller.js';
 import { TecWritesService } from './tec-writes.service.js';
 
@@ -19,7 +20,7 @@ import { TecWritesService } from './tec-writes.service.js';
  */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, CategoriesModule],
-  controllers: [TecNamespaceController, TecReadsController, TecWritesController],
+  controllers: [TecNamespaceController, TecReadsController, TecWritesController, TecTicketsController],
   providers: [TecAcknowledgement, TecDocsService, TecEventListService, TecEventReadsService, TecLinkedReadsService, TecWritesService],
 })
 export class TecModule {}

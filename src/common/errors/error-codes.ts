@@ -44,6 +44,8 @@ export const ErrorCode = {
   PostInvalidId: 'rest_post_invalid_id',
   /** `tec/v1`: `DELETE …?force=true`, which this service does not offer. */
   TecForceDeleteUnsupported: 'tec_rest_force_delete_unsupported',
+  /** `tec/v1/tickets`: this service has no tickets. */
+  TecTicketsUnsupported: 'tec_rest_tickets_not_supported',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */
