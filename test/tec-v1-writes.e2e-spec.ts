@@ -18,8 +18,7 @@ const writes = all.slice(all.findIndex((entry) => entry.name === 'event-create-f
 const invalid = { status: 400, code: 'rest_invalid_param' };
 const missing = { status: 400, code: 'rest_missing_callback_param' };
 const notFound = { status: 404, code: 'rest_post_invalid_id' };
-const forceUnsupported = { status: 501, code: 'tec_rest_force_delete_unsupported' };
-/** Where we answer otherwise on purpose: validation the v1 writes do, 400 for incomplete creates, 404 for unknown ids, no deletion for good. */
+/** Where we answer otherwise on purpose: validation the v1 writes do, 400 for incomplete creates, 404 for unknown ids. */
 const DELIBERATE: Record<string, { status: number; code?: string }> = {
   'event-create-all-day-string-admin': invalid,
   'event-create-impossible-date-admin': invalid,
@@ -33,11 +32,7 @@ const DELIBERATE: Record<string, { status: number; code?: string }> = {
   'error-event-put-venue-id-admin': notFound,
   'error-event-delete-venue-id-admin': notFound,
   'error-event-delete-unknown-id-admin': notFound,
-  'event-delete-force-trashed-admin': forceUnsupported,
-  'event-delete-force-published-admin': forceUnsupported,
-  'venue-delete-force-admin': forceUnsupported,
-  'organizer-delete-force-admin': forceUnsupported,
-  // not deleted for good: still in the trash, which answers 404 to those who may see it
+  // deleted for good: unknown from then on
   'error-event-force-deleted-admin': notFound,
   'error-venue-force-deleted-admin': notFound,
   'error-organizer-force-deleted-admin': notFound,
@@ -175,6 +170,17 @@ describe('tec/v1 write sequence replayed against the recorded answers of the ref
     // its venue and its organizer were trashed on the way: v1 no longer embeds them either
     expect(v1.body.venue).toEqual([]);
     expect(v1.body.organizer).toEqual([]);
+  });
+
+  it('deletes for good with force=true: gone from v1 too, with a deleted change in the feed', async () => {
+    const id = ids.get('event-create-minimal-admin') as number;
+    const v1 = await target.http().get(`/wp-json/tribe/events/v1/events/${id}`).set('Authorization', basic(ADMIN));
+    expect(v1.status).toBe(404);
+    const feed = await target.http().get('/wp-json/tribe/events/v1/changes?per_page=500').set('Authorization', basic(ADMIN));
+    const actions = (feed.body.changes as Json[])
+      .filter((change) => change.type === 'event' && change.id === id)
+      .map((change) => change.action);
+    expect(actions.at(-1)).toBe('deleted');
   });
 
   it('finds the records of the run by search, in the statuses asked for', () => {

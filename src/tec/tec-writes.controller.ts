@@ -1,8 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Patch, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { ApiError } from '../common/errors/api-error.js';
-import { ErrorCode } from '../common/errors/error-codes.js';
 import { ApiRoutes } from '../common/http/api-routes.js';
 import { Ctx, PathId } from '../common/http/path-params.js';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -18,7 +16,8 @@ type Kind = 'events' | 'venues' | 'organizers';
 /**
  * The writes of `tec/v1`: the body checked (the validation pipe), the requester's right to the
  * record, then the acknowledgement, as the reference orders them; the work is the v1 write of the
- * resource (`TecWritesService`), the answer the record read again in the `tec/v1` shape.
+ * resource (`TecWritesService`), the answer the record read again in the `tec/v1` shape, or `[]`
+ * for a delete (to the trash, or with `force=true` for good).
  */
 @ApiExcludeController()
 @ApiRoutes(TEC_NAMESPACE)
@@ -111,9 +110,8 @@ export class TecWritesController {
   private async remove(kind: Kind, id: number, query: TecDeleteQueryDto, ctx: RequestContext, req: Request) {
     await this.writes.assertMayWrite(kind, id, ctx, false);
     this.ack.check(req);
-    // deleting for good is not offered here: a trashed record stays restorable through v1
-    if (query.force) throw new ApiError(501, ErrorCode.TecForceDeleteUnsupported);
-    await this.writes.trash(kind, id, ctx);
+    if (query.force) await this.writes.deleteForGood(kind, id, ctx);
+    else await this.writes.trash(kind, id, ctx);
     return [];
   }
 

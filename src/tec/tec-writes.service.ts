@@ -7,12 +7,16 @@ import { ApiValidationPipe } from '../common/validation/api-validation.pipe.js';
 import { CreateEventDto } from '../events/dto/create-event.dto.js';
 import { UpdateEventDto } from '../events/dto/update-event.dto.js';
 import { EventReadsService } from '../events/event-reads.service.js';
+import { EventEntity } from '../events/event.entity.js';
 import { EventsService } from '../events/events.service.js';
+import { ItemDeletionService } from '../items/item-deletion.service.js';
+import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { CreateOrganizerDto } from '../organizers/dto/create-organizer.dto.js';
 import { UpdateOrganizerDto } from '../organizers/dto/update-organizer.dto.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { CreateVenueDto } from '../venues/dto/create-venue.dto.js';
 import { UpdateVenueDto } from '../venues/dto/update-venue.dto.js';
+import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { TecEventWriteDto, TecOrganizerWriteDto, TecPostWriteDto, TecVenueWriteDto } from './dto/tec-write.dto.js';
 
@@ -97,6 +101,7 @@ export class TecWritesService {
     private readonly eventReads: EventReadsService,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
+    private readonly deletion: ItemDeletionService,
   ) {}
 
   /** The reference checks the right to create before its acknowledgement: so do we (401 anonymous, 403 others). */
@@ -160,5 +165,19 @@ export class TecWritesService {
   async trash(kind: Kind, id: number, ctx: RequestContext): Promise<void> {
     if (kind === 'events') await this.events.remove({ id }, ctx);
     else await (kind === 'venues' ? this.venues : this.organizers).remove({ id }, ctx);
+  }
+
+  /**
+   * Deletes the record for good: first the trash of its kind when it is not there yet (which unlinks
+   * it and moves the term counts, and records the change), then the deletion of a trashed item.
+   * Events of a series are not deleted for good (their series would lose an occurrence it still
+   * names): 501, as before.
+   */
+  async deleteForGood(kind: Kind, id: number, ctx: RequestContext): Promise<void> {
+    const entity = kind === 'events' ? EventEntity : kind === 'venues' ? VenueEntity : OrganizerEntity;
+    const item = ctx.subject;
+    if (kind === 'events' && (item as EventEntity | null)?.seriesId != null) throw new ApiError(501, ErrorCode.TecForceDeleteUnsupported);
+    if (item?.status !== 'trash') await this.trash(kind, id, ctx);
+    await this.deletion.deleteTrashed(KIND_OF[kind], entity, id);
   }
 }

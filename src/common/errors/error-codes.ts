@@ -42,7 +42,7 @@ export const ErrorCode = {
   TecPageNotFound: 'tec_rest_organizers_page_not_found',
   /** `tec/v1`: no record of the route's kind has the id (WordPress core's code). */
   PostInvalidId: 'rest_post_invalid_id',
-  /** `tec/v1`: `DELETE …?force=true`, which this service does not offer. */
+  /** `tec/v1`: `DELETE …?force=true` of an event of a series, which is not deleted for good. */
   TecForceDeleteUnsupported: 'tec_rest_force_delete_unsupported',
   /** `tec/v1/tickets`: this service has no tickets. */
   TecTicketsUnsupported: 'tec_rest_tickets_not_supported',
