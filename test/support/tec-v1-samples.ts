@@ -92,3 +92,22 @@ export function normalized(value: unknown, key = ''): unknown {
   if (['draft', 'pending'].includes(result.status as string)) delete result.slug;
   return result;
 }
+
+/** The `data.details` of a recorded `rest_invalid_param` as ours must give them (messages are ours). */
+export function expectedDetails(details: Record<string, { code: string; data: { status: number; argument: string } }>): unknown {
+  return Object.fromEntries(
+    Object.entries(details).map(([param, detail]) => [
+      param,
+      {
+        code: detail.code,
+        message: expect.any(String) as unknown,
+        // the reference names the argument of an array's items `example`: here the argument itself
+        data: {
+          status: detail.data.status,
+          argument: detail.data.argument === 'example' ? param : detail.data.argument,
+          details: expect.any(String) as unknown,
+        },
+      },
+    ]),
+  );
+}

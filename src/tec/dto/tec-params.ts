@@ -14,14 +14,16 @@ const STATUSES = ['publish', 'pending', 'draft', 'future', 'private'];
 
 const positive: ParamParser<number> = (raw, param) => {
   const value = positiveInteger(raw, param);
-  return value instanceof Invalid ? new Invalid({ key: 'positive_integer', detailsCode: TecDetail.positiveInteger }) : value;
+  return value instanceof Invalid
+    ? new Invalid({ key: 'positive_integer', detailsCode: TecDetail.positiveInteger, detailsForm: 'argument' })
+    : value;
 };
 
 /** A date or date-time the list filters compare in UTC, as a UTC wall time. */
 const utcMoment: ParamParser<string> = (raw) => {
   const value = lastValue(raw);
   const parsed = typeof value === 'string' && value.trim() !== '' ? parseDateInput(value, 'UTC', new Date()) : null;
-  return parsed ? parsed.utc : new Invalid({ key: 'date', detailsCode: TecDetail.dateTime });
+  return parsed ? parsed.utc : new Invalid({ key: 'date', detailsCode: TecDetail.dateTime, detailsForm: 'argument' });
 };
 
 /** `status` of the lists: one or more of the five statuses (`trash` and `any` are refused). */

@@ -19,11 +19,15 @@ const ids: ParamParser<number[]> = (raw) => {
   const parsed = list?.map((item) =>
     typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item.trim())) ? Number(item) : NaN,
   );
-  return parsed && parsed.every((id) => Number.isSafeInteger(id) && id >= 0) ? parsed : new Invalid({ key: 'invalid_value' });
+  return parsed && parsed.every((id) => Number.isSafeInteger(id) && id >= 0)
+    ? parsed
+    : new Invalid({ key: 'positive_integer', detailsCode: TecDetail.positiveInteger, detailsForm: 'argument' });
 };
 
 const eventDate: ParamParser<string> = (raw) =>
-  typeof raw === 'string' && EVENT_DATE.test(raw) ? raw : new Invalid({ key: 'date', detailsCode: TecDetail.dateTime });
+  typeof raw === 'string' && EVENT_DATE.test(raw)
+    ? raw
+    : new Invalid({ key: 'date', detailsCode: TecDetail.dateTime, detailsForm: 'argument' });
 
 const status: ParamParser<string> = (raw) => {
   const value = lastValue(raw);
@@ -37,13 +41,13 @@ const uri: ParamParser<string> = (raw) => {
   } catch {
     // not a URL
   }
-  return new Invalid({ key: 'url', detailsCode: TecDetail.uri });
+  return new Invalid({ key: 'url', detailsCode: TecDetail.uri, detailsForm: 'argument' });
 };
 
 const email: ParamParser<string> = (raw) =>
   raw === '' || (typeof raw === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw))
     ? raw
-    : new Invalid({ key: 'invalid_value', detailsCode: TecDetail.email });
+    : new Invalid({ key: 'invalid_value', detailsCode: TecDetail.email, detailsForm: 'argument' });
 
 const Text = () => Param(string, { schema: { type: 'string' } });
 const Ids = () => Param(ids, { schema: { type: 'array', items: { type: 'integer' } } });
