@@ -10,6 +10,7 @@ import { EventReadsService } from '../events/event-reads.service.js';
 import { EventEntity } from '../events/event.entity.js';
 import { EventsService } from '../events/events.service.js';
 import { ItemDeletionService } from '../items/item-deletion.service.js';
+import { ItemsService } from '../items/items.service.js';
 import { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { CreateOrganizerDto } from '../organizers/dto/create-organizer.dto.js';
 import { UpdateOrganizerDto } from '../organizers/dto/update-organizer.dto.js';
@@ -19,6 +20,7 @@ import { UpdateVenueDto } from '../venues/dto/update-venue.dto.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { TecEventWriteDto, TecOrganizerWriteDto, TecPostWriteDto, TecVenueWriteDto } from './dto/tec-write.dto.js';
+import { tecEventDates } from './tec-event-dates.js';
 
 type Body = Record<string, unknown>;
 type Kind = 'events' | 'venues' | 'organizers';
@@ -46,18 +48,21 @@ const POST_NAMES = {
   featured_media: 'image',
 };
 
-/** A `tec/v1` event body as the v1 event write reads it. */
-export function v1EventBody(input: TecEventWriteDto): Body {
-  const body = renamed(input, {
-    ...POST_NAMES,
-    sticky: 'sticky',
-    start_date: 'start_date',
-    end_date: 'end_date',
-    timezone: 'timezone',
-    all_day: 'all_day',
-    featured: 'featured',
-    cost: 'cost',
-  });
+/** A `tec/v1` event body as the v1 event write reads it; `dates`: its start and end in the event's zone (`tecEventDates`). */
+export function v1EventBody(input: TecEventWriteDto, dates: { start_date?: string; end_date?: string }): Body {
+  const body = renamed(
+    { ...input, ...dates },
+    {
+      ...POST_NAMES,
+      sticky: 'sticky',
+      start_date: 'start_date',
+      end_date: 'end_date',
+      timezone: 'timezone',
+      all_day: 'all_day',
+      featured: 'featured',
+      cost: 'cost',
+    },
+  );
   if (input.tags !== undefined) body.tags = input.tags.map(String);
   if (input.tribe_events_cat !== undefined) body.categories = input.tribe_events_cat.map(String);
   if (input.organizers !== undefined) body.organizer = input.organizers;
@@ -102,6 +107,7 @@ export class TecWritesService {
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
     private readonly deletion: ItemDeletionService,
+    private readonly items: ItemsService,
   ) {}
 
   /** The reference checks the right to create before its acknowledgement: so do we (401 anonymous, 403 others). */
@@ -129,7 +135,8 @@ export class TecWritesService {
 
   async create(kind: Kind, input: TecPostWriteDto, ctx: RequestContext): Promise<number> {
     if (kind === 'events') {
-      const body = (await this.pipe.transform(v1EventBody(input), { type: 'body', metatype: CreateEventDto })) as CreateEventDto;
+      const dates = tecEventDates(input as TecEventWriteDto, null, this.items.site.siteTimezone);
+      const body = (await this.pipe.transform(v1EventBody(input, dates), { type: 'body', metatype: CreateEventDto })) as CreateEventDto;
       return (await this.events.create(body, ctx)).id;
     }
     const raw = v1LinkedBody(kind, input);
@@ -146,7 +153,8 @@ export class TecWritesService {
 
   async update(kind: Kind, id: number, input: TecPostWriteDto, ctx: RequestContext): Promise<void> {
     if (kind === 'events') {
-      const body = (await this.pipe.transform(v1EventBody(input), { type: 'body', metatype: UpdateEventDto })) as UpdateEventDto;
+      const dates = tecEventDates(input as TecEventWriteDto, await this.eventReads.eventById(id), this.items.site.siteTimezone);
+      const body = (await this.pipe.transform(v1EventBody(input, dates), { type: 'body', metatype: UpdateEventDto })) as UpdateEventDto;
       await this.events.update({ id }, body, ctx);
       return;
     }
