@@ -20,8 +20,8 @@ const PLATFORM_NAMES = [
   'metrics',
   'translations',
 ];
-/** Features built on the resources (the importer, calendar sources): only the wiring imports them. */
-const FEATURE_NAMES = ['importer', 'sources'];
+/** Features built on the resources (the importer, calendar sources, the tec/v1 API): only the wiring imports them. */
+const FEATURE_NAMES = ['importer', 'sources', 'tec'];
 /** Wiring of the whole application (files at the top of src/ and folders): it may import anything, and nothing below it imports it. */
 const APP_FILES = ['app.module', 'app.setup', 'main', 'lifecycle'];
 const APP_FOLDERS = ['cli', 'database'];

@@ -42,6 +42,7 @@ import { LimitsModule, RequestLimitMiddleware } from './limits/limits.module.js'
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TagsModule } from './tags/tags.module.js';
+import { TecModule } from './tec/tec.module.js';
 import { BasicAuthMiddleware } from './users/basic-auth.middleware.js';
 import { FeedTokenMiddleware } from './users/feed-token.middleware.js';
 import { UsersModule } from './users/users.module.js';
@@ -129,6 +130,7 @@ export class AppModule implements NestModule {
         WebhooksModule,
         ImporterModule,
         SourcesModule,
+        TecModule,
         HealthModule,
         ...extensions,
       ],

@@ -994,6 +994,8 @@ describe('HTTP pipeline', () => {
       it('answers GET {base}/ with the API index', async () => {
         const res = await t.http().get(`${ROOT}/`);
         expect(res.status).toBe(200);
+        // the routes of the second namespace served, tec/v1 (its own index), after those of the configured one
+        const tecIndex = (await t.http().get(`${ROOT}/tec/v1`)).body as { routes: Record<string, unknown> };
         expect(Object.keys(res.body)).toEqual([
           'name',
           'description',
@@ -1012,8 +1014,8 @@ describe('HTTP pipeline', () => {
           home: PUBLIC_URL,
           gmt_offset: 0,
           timezone_string: 'UTC',
-          namespaces: [NS],
-          routes: namespaceIndex.routes,
+          namespaces: [NS, 'tec/v1'],
+          routes: { ...namespaceIndex.routes, ...tecIndex.routes },
           _links: { help: [{ href: `${PUBLIC_URL}${API}/doc` }] },
         });
         expectCommonHeaders(res);
@@ -1322,7 +1324,7 @@ describe('HTTP pipeline', () => {
           home: CAL_URL,
           gmt_offset: 5.5,
           timezone_string: 'Asia/Kolkata',
-          namespaces: [NS],
+          namespaces: [NS, 'tec/v1'],
           _links: { help: [{ href: `${CAL_URL}${API}/doc` }] },
         });
       }

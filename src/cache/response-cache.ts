@@ -17,8 +17,8 @@ const CLOCK_PARAMETER = /[?&]only_with_upcoming=/;
  * at is current. It is the innermost global interceptor (`createApp` adds it after every module's
  * `APP_INTERCEPTOR`), so the middleware, every guard and every other global interceptor see each
  * request, cached or not; a hit skips only the route's own interceptors, the pipes and the handler.
- * Only requests without a user (from Basic credentials or a feed token) and without a `password`
- * are cached, so no requester sees what another may see. Requests that miss on the same answer at
+ * Only requests without a user (from Basic credentials or a feed token), without a `password` and
+ * not marked `unshared` (an answer that a header changes) are cached, so no requester sees what another may see. Requests that miss on the same answer at
  * the same version while it is being built wait for it (`X-Cache: SHARED`) instead of building it
  * again. An entry keeps its entity tag, so a matching revalidation is a 304 without hashing.
  */
@@ -29,7 +29,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
     const req = context.switchToHttp().getRequest<Request>();
-    if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || CLOCK_PARAMETER.test(req.url)) return next.handle();
+    if (req.method !== 'GET' || !req.ctx?.route || req.ctx.user || req.ctx.unshared || CLOCK_PARAMETER.test(req.url)) return next.handle();
     if (carriesPassword(req.ctx.target?.search ?? '')) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     const key = this.store.key(req.ctx.edition, req.url);

@@ -1,4 +1,4 @@
-import { ConfigError, integer, type EnvReader } from './env-values.js';
+import { ConfigError, flag, integer, type EnvReader } from './env-values.js';
 
 export interface HttpConfig {
   port: number;
@@ -38,6 +38,11 @@ export interface ApiConfig {
    * own text straight to the content language).
    */
   contentChains: Record<string, string[]>;
+  /**
+   * Whether the `tec/v1` routes want the reference's acknowledgement header `X-TEC-EEA`
+   * (`TEC_V1_REQUIRE_ACKNOWLEDGEMENT`, default true); false serves them without it.
+   */
+  tecV1Acknowledgement: boolean;
 }
 
 const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
@@ -75,7 +80,8 @@ export function readApiConfig(read: EnvReader): ApiConfig {
   const contentLanguage = (read('CONTENT_LANGUAGE') ?? editions[0]).trim().toLowerCase();
   if (!editions.includes(contentLanguage)) throw new ConfigError('CONTENT_LANGUAGE', `must be one of the editions (${editions.join(',')})`);
   const contentChains = readContentChains(read('CONTENT_FALLBACKS'), editions, contentLanguage);
-  return { root, vendor, namespace: `${vendor}/events/v1`, editions, contentLanguage, contentChains };
+  const tecV1Acknowledgement = flag(read('TEC_V1_REQUIRE_ACKNOWLEDGEMENT') ?? 'true', 'TEC_V1_REQUIRE_ACKNOWLEDGEMENT');
+  return { root, vendor, namespace: `${vendor}/events/v1`, editions, contentLanguage, contentChains, tecV1Acknowledgement };
 }
 
 /** `CONTENT_FALLBACKS`: comma-separated chains `edition:fallback[:fallback…]`, every code an edition. */

@@ -9,6 +9,7 @@ import type { RegisteredRoute } from '../common/http/request-context.js';
 import { RouteRegistry } from '../http/route-registry.js';
 import { Translator } from '../i18n/translator.js';
 import { DOCUMENT_PATHS, openApiPath, shapeDocument } from './openapi-shape.js';
+import { OtherNamespaces } from '../http/other-namespaces.js';
 import { translateDocument } from './translate-document.js';
 
 type Json = Record<string, unknown>;
@@ -43,6 +44,7 @@ export class ApiDocumentService {
     private readonly registry: RouteRegistry,
     private readonly config: ConfigService,
     private readonly translator: Translator,
+    private readonly others: OtherNamespaces,
   ) {}
 
   setDocument(generated: OpenAPIObject): void {
@@ -83,7 +85,7 @@ export class ApiDocumentService {
     return { namespace: ns, routes, _links: { up: [{ href: `${ctx.base}/` }] } };
   }
 
-  /** `GET {base}/`: the API index (spec §13.3). */
+  /** `GET {base}/`: the API index (spec §13.3), with the routes of the other namespaces served after the configured one's. */
   apiIndex(ctx: RequestContext): Json {
     const site = this.config.getOrThrow<SiteConfig>('site');
     const publicUrl = this.config.getOrThrow<HttpConfig>('http').publicUrl;
@@ -95,8 +97,8 @@ export class ApiDocumentService {
       home: publicUrl,
       gmt_offset: offsetHours(site.timezone, new Date()),
       timezone_string: site.timezone.startsWith('UTC') && site.timezone !== 'UTC' ? '' : site.timezone,
-      namespaces: [index.namespace],
-      routes: index.routes,
+      namespaces: [index.namespace, ...this.others.all().map((other) => other.namespace)],
+      routes: Object.assign(index.routes as Json, ...this.others.all().map((other) => other.routes(ctx))) as Json,
       _links: { help: [{ href: `${ctx.api}/doc` }] },
     };
   }

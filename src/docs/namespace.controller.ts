@@ -7,6 +7,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import type { HttpConfig } from '../config/app-config.js';
 import { INTERNAL_PATHS } from '../http/internal-paths.js';
 import { ApiDocumentService } from './api-document.service.js';
+import { OtherNamespaces } from '../http/other-namespaces.js';
 
 /**
  * The answers about the API itself that no resource gives: the API index (spec §13.3), the bare
@@ -19,6 +20,7 @@ export class NamespaceController {
 
   constructor(
     private readonly documents: ApiDocumentService,
+    private readonly others: OtherNamespaces,
     config: ConfigService,
   ) {
     this.publicUrl = config.getOrThrow<HttpConfig>('http').publicUrl;
@@ -37,6 +39,8 @@ export class NamespaceController {
 
   @Options(`${INTERNAL_PATHS.options}{/*route}`)
   routeEntry(@Ctx() ctx: RequestContext) {
-    return ctx.route ? this.documents.routeEntry(ctx, ctx.route) : null;
+    if (!ctx.route) return null;
+    const other = ctx.route.namespace === null ? undefined : this.others.of(ctx.route.namespace);
+    return other ? other.routeEntry(ctx, ctx.route) : this.documents.routeEntry(ctx, ctx.route);
   }
 }

@@ -52,7 +52,7 @@ import { EventsService } from './events.service.js';
     EventPayloadsService,
     EventWriteRulesService,
   ],
-  exports: [EventsService, EventPayloadsService],
+  exports: [EventsService, EventPayloadsService, EventReadsService],
 })
 export class EventsModule {
   /** The change log keeps event snapshots as a single read shows them to an administrator (webhook payloads). */

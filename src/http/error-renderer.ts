@@ -23,7 +23,11 @@ export function renderError(error: ApiError, translator: Translator, lang: strin
       const message = translator.t(lang, `params:${problem.key}`, { param: problem.param, ...inert(problem.args) });
       params[problem.param] = message;
       if (problem.detailsCode) {
-        details[problem.param] = { code: problem.detailsCode, message, data: { param: problem.param } };
+        const detailData =
+          problem.detailsForm === 'argument'
+            ? { status: error.status, argument: problem.param, details: message }
+            : { param: problem.param };
+        details[problem.param] = { code: problem.detailsCode, message, data: detailData };
       }
     }
     data.params = params;

@@ -20,6 +20,7 @@ export class RouteLabels {
   private readonly unmatched: RouteSeries;
   private readonly files: RouteSeries;
   private readonly namespace: string;
+  private readonly root: string;
   private readonly internal: Record<string, string>;
 
   constructor(
@@ -27,6 +28,7 @@ export class RouteLabels {
     api: Pick<ApiConfig, 'root' | 'namespace'>,
   ) {
     this.namespace = `${api.root}/${api.namespace}`;
+    this.root = api.root;
     this.internal = { [INTERNAL_PATHS.apiIndex]: `${api.root}/`, [INTERNAL_PATHS.origin]: '/' };
     this.unmatched = durations.route('unmatched');
     this.files = durations.route('static');
@@ -37,7 +39,8 @@ export class RouteLabels {
     if (route) {
       let found = this.api.get(route);
       if (!found) {
-        found = this.durations.route(route.path === '' ? this.namespace : `${this.namespace}/${route.path}`);
+        const namespace = route.namespace === null ? this.namespace : `${this.root}/${route.namespace}`;
+        found = this.durations.route(route.path === '' ? namespace : `${namespace}/${route.path}`);
         this.api.set(route, found);
       }
       return found;

@@ -32,6 +32,8 @@ const METHOD_NAMES: Partial<Record<RequestMethod, string>> = {
 @Injectable()
 export class RouteRegistry implements OnApplicationBootstrap {
   private routes: RegisteredRoute[] = [];
+  /** Routes of the namespaces other than the configured one, by namespace. */
+  private readonly others = new Map<string, RegisteredRoute[]>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -41,10 +43,15 @@ export class RouteRegistry implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const byPath = new Map<string, string[]>();
     const feedTokens = new Map<string, string[]>();
+    const namespaceOf = new Map<string, string | null>();
     for (const wrapper of this.discovery.getControllers()) {
       const type = wrapper.metatype as (new (...args: never[]) => object) | undefined;
-      if (!type || !Reflect.getMetadata(API_ROUTES, type)) continue;
-      const base = normalize(String(Reflect.getMetadata(PATH_METADATA, type) ?? ''));
+      const marked = type ? (Reflect.getMetadata(API_ROUTES, type) as string | true | undefined) : undefined;
+      if (!type || !marked) continue;
+      const namespace = marked === true ? null : marked;
+      const declared = normalize(String(Reflect.getMetadata(PATH_METADATA, type) ?? ''));
+      // a route of another namespace is kept by the namespace's name and its path inside it
+      const base = namespace === null ? declared : normalize(declared.slice(namespace.length));
       for (const name of this.scanner.getAllMethodNames(type.prototype as object)) {
         const handler = (type.prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function') continue;
@@ -52,22 +59,41 @@ export class RouteRegistry implements OnApplicationBootstrap {
         const ownPath = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (!method || ownPath === undefined) continue;
         const path = [base, normalize(String(ownPath))].filter(Boolean).join('/');
-        const methods = byPath.get(path) ?? [];
+        const key = namespace === null ? path : `${namespace}\n${path}`;
+        namespaceOf.set(key, namespace);
+        const methods = byPath.get(key) ?? [];
         if (!methods.includes(method)) methods.push(method);
-        byPath.set(path, methods);
-        if (Reflect.getMetadata(ACCEPTS_FEED_TOKEN, handler)) feedTokens.set(path, [...(feedTokens.get(path) ?? []), method]);
+        byPath.set(key, methods);
+        if (Reflect.getMetadata(ACCEPTS_FEED_TOKEN, handler)) feedTokens.set(key, [...(feedTokens.get(key) ?? []), method]);
       }
     }
-    this.routes = [...byPath].map(([path, methods]) => buildRoute(path, methods, feedTokens.get(path) ?? []));
+    this.routes = [];
+    this.others.clear();
+    for (const [key, methods] of byPath) {
+      const namespace = namespaceOf.get(key) ?? null;
+      const path = namespace === null ? key : key.slice(namespace.length + 1);
+      const route = buildRoute(namespace, path, methods, feedTokens.get(key) ?? []);
+      if (namespace === null) this.routes.push(route);
+      else this.others.set(namespace, [...(this.others.get(namespace) ?? []), route]);
+    }
   }
 
-  all(): readonly RegisteredRoute[] {
-    return this.routes;
+  /** The routes of the configured namespace, or of `namespace`. */
+  all(namespace: string | null = null): readonly RegisteredRoute[] {
+    return namespace === null ? this.routes : (this.others.get(namespace) ?? []);
   }
 
-  /** `path` is relative to the namespace, without leading or trailing slash; fixed segments match in any case. */
-  match(path: string): RouteMatch | null {
-    for (const route of this.routes) {
+  /** The namespaces besides the configured one, in the order their first controller was registered. */
+  otherNamespaces(): string[] {
+    return [...this.others.keys()];
+  }
+
+  /**
+   * `path` is relative to the namespace (the configured one, or `namespace`), without leading or
+   * trailing slash; fixed segments match in any case.
+   */
+  match(path: string, namespace: string | null = null): RouteMatch | null {
+    for (const route of this.all(namespace)) {
       const found = route.matcher.exec(path);
       if (found) {
         const params = Object.fromEntries(route.paramNames.map((name, index) => [name, found[index + 1]]));
@@ -91,7 +117,7 @@ export function paramSegment(segment: string): { name: string; suffix: string } 
   return found ? { name: found[1], suffix: found[2] } : null;
 }
 
-function buildRoute(path: string, methods: string[], feedTokenMethods: string[]): RegisteredRoute {
+function buildRoute(namespace: string | null, path: string, methods: string[], feedTokenMethods: string[]): RegisteredRoute {
   const segments = path === '' ? [] : path.split('/');
   const paramNames: string[] = [];
   const regex = segments.map((segment) => {
@@ -104,10 +130,11 @@ function buildRoute(path: string, methods: string[], feedTokenMethods: string[])
     const param = paramSegment(segment);
     return param ? paramPattern(param.name).index + escapeRegExp(param.suffix) : segment;
   });
-  // a route ending in a parameter addresses one record; one ending in a name (other than `doc`) a collection
+  // a route ending in a parameter addresses one record; one ending in a name (other than `doc`, `docs`) a collection
   const last = segments.at(-1);
-  const scope = last === undefined || last === 'doc' ? 'other' : last.startsWith(':') ? 'item' : 'collection';
+  const scope = last === undefined || last === 'doc' || last === 'docs' ? 'other' : last.startsWith(':') ? 'item' : 'collection';
   return {
+    namespace,
     path,
     pattern: pattern.length ? `/${pattern.join('/')}` : '',
     methods,

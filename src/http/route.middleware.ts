@@ -9,7 +9,8 @@ import { escapeRegExp, paramSegment, RouteRegistry } from './route-registry.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
-type Target = { kind: 'none' } | { kind: 'index' } | { kind: 'api'; path: string; search: string };
+/** `namespace`: null for the configured namespace, else the name of another one (`tec/v1`). */
+type Target = { kind: 'none' } | { kind: 'index' } | { kind: 'api'; namespace: string | null; path: string; search: string };
 
 /**
  * Step 3 of the order of checks (spec §4.6), after credentials: works out which route of the
@@ -46,12 +47,14 @@ export class RouteMiddleware implements NestMiddleware {
       if (method !== 'GET' && method !== 'HEAD') throw ApiError.noRoute();
       return this.forward(req, next, INTERNAL_PATHS.apiIndex);
     }
-    const match = this.registry.match(target.path);
+    const match = this.registry.match(target.path, target.namespace);
     if (!match) throw ApiError.noRoute();
     if (method !== 'OPTIONS' && !match.route.methods.includes(method === 'HEAD' ? 'GET' : method)) throw ApiError.noRoute();
     req.ctx.route = match.route;
     req.ctx.routeParams = match.params;
-    if (method === 'OPTIONS') return this.forward(req, next, `${INTERNAL_PATHS.options}${match.route.path ? `/${match.route.path}` : ''}`);
+    const prefix = target.namespace === null ? '' : `/${target.namespace}`;
+    if (method === 'OPTIONS')
+      return this.forward(req, next, `${INTERNAL_PATHS.options}${prefix}${match.route.path ? `/${match.route.path}` : ''}`);
     req.method = method;
     // Controllers read path values from `ctx.routeParams`; the router gets them re-encoded so it
     // never has to decode what the client sent.
@@ -62,7 +65,7 @@ export class RouteMiddleware implements NestMiddleware {
         return param ? encodeURIComponent(match.params[param.name]) + param.suffix : segment;
       })
       .join('/');
-    req.url = `/${canonical}${target.search ? `?${target.search}` : ''}`;
+    req.url = `${prefix}/${canonical}${target.search ? `?${target.search}` : ''}`;
     next();
   }
 
@@ -84,10 +87,13 @@ export class RouteMiddleware implements NestMiddleware {
     if (!path.toLowerCase().startsWith(this.root.toLowerCase())) return { kind: 'none' };
     const afterRoot = path.slice(this.root.length);
     if (afterRoot === '' || afterRoot === '/') return { kind: 'index' };
+    const within = (prefix: string) => afterRoot.slice(prefix.length).replace(/^\//, '').replace(/\/$/, '');
     const namespace = this.namespacePattern.exec(afterRoot);
-    if (!namespace) return { kind: 'none' };
-    const within = afterRoot.slice(namespace[0].length).replace(/^\//, '').replace(/\/$/, '');
-    return { kind: 'api', path: within, search: query };
+    if (namespace) return { kind: 'api', namespace: null, path: within(namespace[0]), search: query };
+    // the other namespaces served (tec/v1): their names as registered, case included
+    const other = this.registry.otherNamespaces().find((name) => afterRoot === `/${name}` || afterRoot.startsWith(`/${name}/`));
+    if (other !== undefined) return { kind: 'api', namespace: other, path: within(`/${other}`), search: query };
+    return { kind: 'none' };
   }
 }
 

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ImageEntity } from '../images/image.entity.js';
 import { ImagesService } from '../images/images.service.js';
+import { ItemDeletionService } from './item-deletion.service.js';
 import { ItemIdEntity } from './item-id.entity.js';
 import { ItemsService } from './items.service.js';
 import { ItemWritesService } from './item-writes.service.js';
@@ -12,7 +13,7 @@ import { LinkedItemDeps } from './linked-item-deps.js';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ItemIdEntity, ImageEntity])],
-  providers: [ItemsService, ItemWritesService, LinkedItemDeps, ImagesService, ScheduledPublication],
-  exports: [ItemsService, ItemWritesService, LinkedItemDeps, ImagesService],
+  providers: [ItemsService, ItemWritesService, ItemDeletionService, LinkedItemDeps, ImagesService, ScheduledPublication],
+  exports: [ItemsService, ItemWritesService, ItemDeletionService, LinkedItemDeps, ImagesService],
 })
 export class ItemsModule {}

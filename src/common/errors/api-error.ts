@@ -7,6 +7,11 @@ export interface ParamProblem {
   args?: Record<string, string | number>;
   /** Adds a `data.details` entry: `rest_invalid_type` for type errors, or a specific reason code. */
   detailsCode?: string;
+  /**
+   * `argument`: the entry's `data` as the reference's `tec/v1` writes it (`{status, argument,
+   * details}`) instead of `{param}`.
+   */
+  detailsForm?: 'argument';
 }
 
 export interface ApiErrorExtra {

@@ -36,6 +36,16 @@ export const ErrorCode = {
   SeriesNotFound: 'rest-series-not-found',
   SourceNotFound: 'rest_source_not_found',
   SourceRunning: 'rest_source_running',
+  /** `tec/v1`: the acknowledgement header `X-TEC-EEA` is missing (or, variant `_wrong`, another text). */
+  TecAcknowledgementMissing: 'missing_experimental_endpoint_acknowledgement',
+  /** `tec/v1`: a page past the end of any of its lists (the reference names organizers for all three). */
+  TecPageNotFound: 'tec_rest_organizers_page_not_found',
+  /** `tec/v1`: no record of the route's kind has the id (WordPress core's code). */
+  PostInvalidId: 'rest_post_invalid_id',
+  /** `tec/v1`: `DELETE …?force=true` of an event of a series, which is not deleted for good. */
+  TecForceDeleteUnsupported: 'tec_rest_force_delete_unsupported',
+  /** `tec/v1/tickets`: this service has no tickets. */
+  TecTicketsUnsupported: 'tec_rest_tickets_not_supported',
 } as const;
 
 /** Codes of `data.details` entries (spec §7.7), never an answer's own code. */
@@ -86,4 +96,6 @@ export const ALL_ERROR_CODES: readonly ErrorCode[] = [
 export const MESSAGE_VARIANTS = {
   /** `rest-event-not-found` for an update by slug (spec §3.2). */
   eventNotFoundBySlug: `${ErrorCode.EventNotFound}_slug`,
+  /** `missing_experimental_endpoint_acknowledgement` for a header with another text. */
+  tecAcknowledgementWrong: `${ErrorCode.TecAcknowledgementMissing}_wrong`,
 } as const;

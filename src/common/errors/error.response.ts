@@ -2,11 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EMPTY_ARRAY_SCHEMA, ResponseSchema } from '../openapi/response-schema.js';
 import { Doc } from '../validation/doc.js';
 
-/** One entry of `data.details`: the type check a parameter failed. */
+/** One entry of `data.details`: the type check a parameter failed (`tec/v1`: `data` names the argument). */
 export interface ErrorDetail {
   code: string;
   message: string;
-  data: { param: string };
+  data: { param: string } | { status: number; argument: string; details: string };
 }
 
 export class ErrorDataResponse {

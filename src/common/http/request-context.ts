@@ -9,6 +9,8 @@ export interface AuthUser {
 
 /** A route of the API namespace, as read from the controllers (see `http/route-registry.ts`). */
 export interface RegisteredRoute {
+  /** The namespace of the route when it is not the configured one (e.g. `tec/v1`); null for the configured one. */
+  namespace: string | null;
   /** Path relative to the namespace, e.g. `events/:id`; `''` is the namespace route itself. */
   path: string;
   /** Public pattern as the namespace index writes it, e.g. `/events/(?P<id>\d+)`. */
@@ -42,6 +44,11 @@ export interface RequestContext {
   routeParams: Record<string, string>;
   /** The record a single-item route addressed, once loaded; the `Allow` header depends on it. */
   subject: OwnedItem | null;
+  /**
+   * Set by a step that found the answer to depend on more than the URL, the edition and the user
+   * (a header the route requires); shared answers (the response cache) then pass the request by.
+   */
+  unshared?: boolean;
   /** The `If-Match` field as sent (RFC 9110 §13.1.1), or null; writes of one item evaluate it (`IfMatch`). */
   ifMatch: string | null;
 }
