@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { proseStrings, translateDocument } from '../src/common/openapi/translate-document.js';
 import { readCatalogue } from '../src/i18n/translator.js';
+import { tecOpenApiDocument } from '../src/tec/tec-openapi.js';
 import { ADMIN, API, basic, PUBLIC_URL, startTestApp, type TestApp } from './support/test-app.js';
 
 const run = promisify(execFile);
@@ -95,6 +96,10 @@ describe('language editions', () => {
     const blankIndex = (index: unknown) =>
       JSON.parse(JSON.stringify(translateDocument(index, () => '·')).replaceAll(`${PUBLIC_URL}/${lang}/`, `${PUBLIC_URL}/`));
     expect(blankIndex(indexes.get(lang))).toEqual(blankIndex(indexes.get('en')));
+  });
+
+  it('serves the English tec/v1 document of the default edition as tec-openapi.ts writes it, key for key', () => {
+    expect(JSON.stringify(tecDocuments.get('en'))).toBe(JSON.stringify(tecOpenApiDocument(`${PUBLIC_URL}${TEC}`)));
   });
 
   it.each(['de', 'ja'])('%s writes tec/v1/docs, the tec/v1 index and OPTIONS in its own language', async (lang) => {
