@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import { EventNotesModule } from '../examples/event-notes/event-notes.module.js';
 import { DEFAULT_EDITIONS } from '../src/config/http-config.js';
 import { DOCUMENT_PATHS } from '../src/docs/openapi-shape.js';
-import { proseStrings } from '../src/docs/translate-document.js';
+import { proseStrings } from '../src/common/openapi/translate-document.js';
 import { readCatalogue } from '../src/i18n/translator.js';
 import { ADMIN_AUTH, eventBody, eventClient, expectError } from './support/events.js';
 import { API, basic, PUBLIC_URL, startTestApp, type Credentials, type TestApp } from './support/test-app.js';

@@ -10,7 +10,7 @@ import { RouteRegistry } from '../http/route-registry.js';
 import { Translator } from '../i18n/translator.js';
 import { DOCUMENT_PATHS, openApiPath, shapeDocument } from './openapi-shape.js';
 import { OtherNamespaces } from '../http/other-namespaces.js';
-import { translateDocument } from './translate-document.js';
+import { translateDocument } from '../common/openapi/translate-document.js';
 
 type Json = Record<string, unknown>;
 interface Parameter {
