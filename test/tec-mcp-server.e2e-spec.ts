@@ -362,6 +362,63 @@ describe("the vendor's MCP server against tec/v1", () => {
     expect(await failed(DELETE, { postType: 'ticket', id: 5, force: true })).toMatch(notSupported);
   });
 
+  /** A second server for another user or URL, used by `body` as the current one, stopped afterwards. */
+  const withSession = async (site: { url: string; login: string }, body: () => Promise<void>) => {
+    const created = await t.app.get(UsersService).createAppPassword(site.login, `tec-mcp-server-${Date.now()}`);
+    const main = mcp;
+    mcp = await connectTecMcpServer(entry, { url: site.url, username: site.login, appPassword: created.password });
+    try {
+      await body();
+    } finally {
+      await mcp.close();
+      mcp = main;
+    }
+  };
+
+  it('works for a contributor within what v1 lets a contributor do', async () => {
+    const contributor = await t.user('contributor');
+    await withSession({ url, login: contributor.login }, async () => {
+      // the tool asks for `publish`; a contributor's event waits for review, as through v1
+      const event = await ok(CREATE_UPDATE, {
+        postType: 'event',
+        data: { title: 'Quayside Busking', start_date: '2030-07-04 15:00:00', end_date: '2030-07-04 17:00:00', venues: [state.venue] },
+      });
+      expect(event.body).toEqual(
+        expect.objectContaining({ status: 'pending', author: contributor.id, title: { rendered: 'Quayside Busking' } }),
+      );
+      expect((await v1(`/events/${event.body.id}`)).body).toEqual(
+        expect.objectContaining({ status: 'pending', title: 'Quayside Busking' }),
+      );
+      // someone else's event is not theirs to change or trash
+      const forbidden = /^Error 403: .*\(rest_forbidden\)$/;
+      expect(
+        await failed(CREATE_UPDATE, {
+          postType: 'event',
+          id: state.launch,
+          data: { title: 'Taken over', start_date: '2030-05-02 19:00:00', end_date: '2030-05-02 22:00:00' },
+        }),
+      ).toMatch(forbidden);
+      expect(await failed(DELETE, { postType: 'event', id: state.launch })).toMatch(forbidden);
+      expect((await v1(`/events/${state.launch}`)).body.title).toBe('Harbour Lights Launch (moved)');
+      // the administrator's draft stays out of their lists
+      expect(ids((await ok(READ, { postType: 'event', status: 'publish,draft,pending' })).body)).toEqual([state.launch, event.body.id]);
+      expect((await call(DELETE, { postType: 'event', id: event.body.id, force: true })).isError).toBe(false);
+    });
+  });
+
+  it('speaks the language of the edition its URL names', async () => {
+    await withSession({ url: `${url}/de`, login: ADMIN.login }, async () => {
+      expect(mcp.client.getInstructions()).toContain(`- URL: ${url}/de.`);
+      expect(await failed(READ, { postType: 'event', id: 999999 })).toBe(
+        'Error 404: Es gibt keinen Datensatz dieser Art mit dieser ID. (rest_post_invalid_id)',
+      );
+      expect(await failed(READ, { postType: 'ticket' })).toMatch(
+        /^Error 501: Tickets werden von diesem Dienst nicht unterstützt.*\(tec_rest_tickets_not_supported\)$/,
+      );
+      expect((await ok(READ, { postType: 'event', id: state.launch })).body.title).toEqual({ rendered: 'Harbour Lights Launch (moved)' });
+    });
+  });
+
   it('trashes, then deletes for good, as v1 sees it', async () => {
     const trashed = await call(DELETE, { postType: 'event', id: state.launch });
     expect(trashed).toEqual({ isError: false, texts: [`Successfully moved to trash event with ID: ${state.launch}`, '[]'] });
