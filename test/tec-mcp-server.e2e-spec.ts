@@ -253,6 +253,15 @@ describe("the vendor's MCP server against tec/v1", () => {
       [state.organizer, 'hello@harbour-arts.example'],
     ]);
     expect(ids((await ok(READ, { postType: 'organizer', query: 'Harbour' })).body)).toEqual([state.organizer]);
+    // what tec/v1 does not declare is ignored, as at the reference (docs/API.md)
+    expect(ids((await ok(READ, { postType: 'venue', venueFilters: { city: 'Nowhere' } })).body)).toEqual([state.venue]);
+    expect(ids((await ok(READ, { postType: 'organizer', organizerFilters: { email: 'nobody@example.org' } })).body)).toEqual([
+      state.organizer,
+    ]);
+    expect(ids((await ok(READ, { postType: 'event', status: 'publish,draft', include: [state.workshop] })).body)).toEqual([
+      state.launch,
+      state.workshop,
+    ]);
   });
 
   it('updates as its tool sends updates (PUT with the fields given), which v1 shows too', async () => {
