@@ -371,9 +371,10 @@ describe("the vendor's MCP server against tec/v1", () => {
     expect(await failed(DELETE, { postType: 'ticket', id: 5, force: true })).toMatch(notSupported);
   });
 
+  let sessions = 0;
   /** A second server for another user or URL, used by `body` as the current one, stopped afterwards. */
   const withSession = async (site: { url: string; login: string }, body: () => Promise<void>) => {
-    const created = await t.app.get(UsersService).createAppPassword(site.login, `tec-mcp-server-${Date.now()}`);
+    const created = await t.app.get(UsersService).createAppPassword(site.login, `tec-mcp-server-${++sessions}`);
     const main = mcp;
     mcp = await connectTecMcpServer(entry, { url: site.url, username: site.login, appPassword: created.password });
     try {

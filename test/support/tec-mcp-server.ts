@@ -120,6 +120,16 @@ export async function connectTecMcpServer(
   try {
     await client.connect(transport);
   } catch (error) {
+    // what it wrote last may still be on its way through the pipe
+    const stream = transport.stderr as (NodeJS.ReadableStream & { readableEnded?: boolean }) | null;
+    if (stream && !stream.readableEnded)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        stream.once('end', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     await transport.close().catch(() => undefined);
     throw new Error(`The vendor's MCP server did not start: ${(error as Error).message}\nIts standard error:\n${stderr}`, { cause: error });
   }
