@@ -346,13 +346,21 @@ describe("the vendor's MCP server against tec/v1", () => {
     expect(await failed(READ, { postType: 'event', eventFilters: { venue: state.organizer } })).toMatch(
       /^Error 400: .*venue.*\(rest_invalid_param\)/,
     );
-    // an unknown venue on an event
+    // an unknown venue or category on an event: named as the tool sent them (not as v1 names them)
+    const ghost = { title: 'Ghost Concert', start_date: '2030-07-01 20:00:00', end_date: '2030-07-01 22:00:00' };
+    expect(await failed(CREATE_UPDATE, { postType: 'event', data: { ...ghost, venues: [999999] } })).toMatch(
+      /^Error 400: These parameters are invalid: venues \(rest_invalid_param\)/,
+    );
+    expect(await failed(CREATE_UPDATE, { postType: 'event', data: { ...ghost, tribe_events_cat: [999999] } })).toMatch(
+      /^Error 400: These parameters are invalid: tribe_events_cat \(rest_invalid_param\)/,
+    );
     expect(
       await failed(CREATE_UPDATE, {
         postType: 'event',
-        data: { title: 'Ghost Concert', start_date: '2030-07-01 20:00:00', end_date: '2030-07-01 22:00:00', venues: [999999] },
+        id: state.launch,
+        data: { ...ghost, title: 'Harbour Lights Launch (moved)', organizers: [999999] },
       }),
-    ).toMatch(/^Error 400: .*\(rest_invalid_param\)/);
+    ).toMatch(/^Error 400: These parameters are invalid: organizers \(rest_invalid_param\)/);
     // nothing was created by the refused write
     expect((await ok(READ, { postType: 'event', query: 'Ghost' })).body).toEqual([]);
   });
