@@ -248,6 +248,10 @@ describe("the vendor's MCP server against tec/v1", () => {
     expect(venues.summary).toBe('Found 1 venue matching "Riverside"');
     expect(venues.body.map((venue: Json) => [venue.id, venue.city])).toEqual([[state.venue, 'Springfield']]);
     expect(ids((await ok(READ, { postType: 'venue', query: 'Nowhere' })).body)).toEqual([]);
+    // the venue list as its TOOLS_GUIDE.md writes it (venue lists take no `order`: ignored, as at the reference)
+    expect(
+      ids((await ok(READ, { postType: 'venue', per_page: 20, page: 1, status: 'publish', order: 'desc', orderby: 'date' })).body),
+    ).toEqual([state.venue]);
     const organizers = await ok(READ, { postType: 'organizer' });
     expect(organizers.body.map((organizer: Json) => [organizer.id, organizer.email])).toEqual([
       [state.organizer, 'hello@harbour-arts.example'],
