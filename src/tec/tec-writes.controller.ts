@@ -7,6 +7,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { TecDeleteQueryDto, TecEventWriteDto, TecOrganizerWriteDto, TecVenueWriteDto } from './dto/tec-write.dto.js';
 import { TecAcknowledgement } from './tec-acknowledgement.js';
 import { TEC_NAMESPACE } from './tec-docs.service.js';
+import { inTecNames } from './tec-error-names.js';
 import { TecEventReadsService } from './tec-event-reads.service.js';
 import { TecLinkedReadsService } from './tec-linked-reads.service.js';
 import { TecWritesService } from './tec-writes.service.js';
@@ -97,13 +98,18 @@ export class TecWritesController {
   private async create(kind: Kind, input: object, ctx: RequestContext, req: Request) {
     this.writes.assertMayCreate(kind, ctx);
     this.ack.check(req);
-    return this.answer(kind, await this.writes.create(kind, input, ctx), ctx);
+    const id = await this.writes.create(kind, input, ctx).catch((error: unknown) => {
+      throw inTecNames(kind, error);
+    });
+    return this.answer(kind, id, ctx);
   }
 
   private async update(kind: Kind, id: number, input: object, ctx: RequestContext, req: Request) {
     await this.writes.assertMayWrite(kind, id, ctx, true);
     this.ack.check(req);
-    await this.writes.update(kind, id, input, ctx);
+    await this.writes.update(kind, id, input, ctx).catch((error: unknown) => {
+      throw inTecNames(kind, error);
+    });
     return this.answer(kind, id, ctx);
   }
 
