@@ -221,9 +221,10 @@ const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
 
 /** Embedded terms in the reader's languages, each with its language key, in the order of the names the reader sees. */
 function translateTerms(texts: TranslatedTexts, byEvent: Map<number, EventTermResponse[]>, kind: 'category' | 'tag'): void {
-  for (const [eventId, terms] of byEvent) {
-    const translated = terms.map((term) => texts.withKey(kind, Number(term.id), texts.textOf(kind, Number(term.id), { ...term })));
-    byEvent.set(eventId, translated.sort(compareTermNames));
+  // the payloads are this answer's own (one per event and term): translated in place
+  for (const terms of byEvent.values()) {
+    for (const term of terms) texts.withKey(kind, Number(term.id), texts.translateIn(kind, Number(term.id), term));
+    if (terms.length > 1) terms.sort(compareTermNames);
   }
 }
 
