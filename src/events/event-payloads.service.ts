@@ -25,7 +25,7 @@ import { VenuesService } from '../venues/venues.service.js';
 import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
-import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations, type EventText } from './event.mapper.js';
 import { type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
 
 /** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
@@ -129,8 +129,9 @@ export class EventPayloadsService {
       else linksByEvent.set(link.eventId, [link]);
     }
     const settings = { ...this.settings, api: ctx.api };
-    return events.map((original) => {
-      const event = texts ? texts.textOf('event', original.id, original) : original;
+    return events.map((event) => {
+      // through an edition's path: the event's text in the reader's languages (no copy of the event)
+      const text = texts ? texts.fieldsOf<EventText>('event', event.id, event) : event;
       const locked = this.isLocked(event, ctx.user, password);
       const venue = event.venueId !== null ? venueById.get(event.venueId) : undefined;
       const venuePayload = venue ? this.venues.viewIn(texts, venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
@@ -148,7 +149,7 @@ export class EventPayloadsService {
         tags: tags.get(event.id) ?? [],
         seriesRules: event.seriesId !== null ? (rulesOfSeries.get(event.seriesId) ?? null) : null,
       };
-      const payload = toEventPayload(event, relations, settings, single && !locked);
+      const payload = toEventPayload(event, relations, settings, single && !locked, text);
       const shown = locked ? redact(payload, eventRedactions()) : payload;
       if (!texts) return shown;
       const keyed = texts.withKey('event', event.id, shown);

@@ -9,7 +9,7 @@ import { noteTranslated } from '../changes/change-commits.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { ContentTranslationEntity } from './content-translation.entity.js';
-import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslationRow } from './content-translations.js';
+import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslatedRow } from './content-translations.js';
 
 const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
 
@@ -148,36 +148,34 @@ export class ContentTranslationsService {
     return new Set(rows.map((row) => Number(row.record_id)));
   }
 
-  /** The translations of `records` for `ctx`'s edition; null through the default path. */
+  /**
+   * The translations of `records` for `ctx`'s edition; null through the default path. One statement
+   * while every kind holds at most a thousand records (a page of any list does), a row per record:
+   * the languages it has a translation in, and the texts of the languages of the reader's chain.
+   */
   async read(ctx: RequestContext, records: TranslatedRecords, manager?: EntityManager): Promise<TranslatedTexts | null> {
     if (!this.applies(ctx)) return null;
     const chain = this.chainOf(ctx.edition);
     const runner = manager ?? this.dataSource.manager;
-    const lists = (Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>)
-      .map(([kind, ids]): [TranslatedKind, number[]] => [kind, [...new Set([...ids].filter((id) => Number.isSafeInteger(id)))]])
-      .filter(([, ids]) => ids.length > 0);
-    const rows: TranslationRow[] = [];
-    // one statement while every kind holds at most a thousand records (a page of any list does)
     const batches: Array<Array<readonly [TranslatedKind, number[]]>> = [];
-    for (const [kind, ids] of lists) {
+    for (const [kind, given] of Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>) {
+      const ids = [...new Set([...given].filter((id) => Number.isSafeInteger(id)))];
       let index = 0;
-      for (const chunk of idChunks(ids)) {
-        (batches[index] ??= []).push([kind, chunk]);
-        index++;
-      }
+      for (const chunk of idChunks(ids)) (batches[index++] ??= []).push([kind, chunk]);
     }
+    const rows: TranslatedRow[] = [];
+    if (batches.length === 0) return new TranslatedTexts(chain, this.contentLanguage, rows);
+    const columns = TranslatedTexts.columnsOf(chain, this.contentLanguage);
+    const texts = columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join('');
+    const textParameters = columns.flatMap(({ language, field }) => [language, field]);
     for (const batch of batches) {
-      const builder = runner
-        .createQueryBuilder(ContentTranslationEntity, 't')
-        .select(['t.kind AS kind', 't.record_id AS record_id', 't.language AS language', 't.field AS field'])
-        .addSelect('CASE WHEN t.language IN (:...chain) THEN t.value ELSE NULL END', 'value')
-        .setParameter('chain', chain);
-      const conditions = batch.map(([kind, ids], index) => {
-        builder.setParameter(`kind${index}`, kind);
-        return `(t.kind = :kind${index} AND t.record_id IN (${ids.map(Number).join(', ')}))`;
-      });
-      builder.where(`(${conditions.join(' OR ')})`);
-      rows.push(...(await builder.getRawMany<TranslationRow>()));
+      const conditions = batch.map(([, ids]) => `(t.kind = ? AND t.record_id IN (${ids.join(', ')}))`).join(' OR ');
+      const found: TranslatedRow[] = await runner.query(
+        `SELECT t.kind AS kind, t.record_id AS record_id, GROUP_CONCAT(DISTINCT t.language) AS languages${texts} ` +
+          `FROM content_translations t WHERE ${conditions} GROUP BY t.kind, t.record_id`,
+        [...textParameters, ...batch.map(([kind]) => kind)],
+      );
+      rows.push(...found);
     }
     return new TranslatedTexts(chain, this.contentLanguage, rows);
   }

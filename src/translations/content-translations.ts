@@ -50,65 +50,79 @@ export interface ContentLanguageKey {
   translations: string[];
 }
 
-export interface TranslationRow {
+/** Every translated field of any kind, each a column of {@link TranslatedRow} per language of a chain. */
+const ALL_FIELDS = [...new Set(Object.values(TRANSLATED_FIELDS).flat())];
+
+/**
+ * One record's translations as `ContentTranslationsService.read` selects them, grouped by record:
+ * `languages`, every language holding a translation of at least one field (comma-separated), and
+ * for each language of the reader's chain before the original and each field, its text (or null)
+ * in the column {@link TranslatedTexts.columnsOf} names.
+ */
+export interface TranslatedRow {
   kind: string;
   record_id: number | string;
-  language: string;
-  field: string;
-  /** Null for languages outside the reader's chain (the row only says a translation exists). */
-  value: string | null;
+  languages: string | null;
+  [column: string]: unknown;
 }
 
 /** What one record of a batch answers: its translated fields' texts (null: none), and its language key. */
 interface RecordAnswer {
   overrides: Record<string, string> | null;
   key: ContentLanguageKey;
-  /** The last record {@link TranslatedTexts.textOf} copied, and its copy (a venue serves every event it holds). */
+  /** The last record {@link TranslatedTexts.textOf} copied, and its copy. */
   copyOf?: object;
   copy?: object;
-}
-
-/** The rows of one record: per field, the text of the best language of the chain so far, and every language with a row. */
-interface RecordRows {
-  best: Map<string, { rank: number; language: string; value: string }>;
-  languages: string[];
+  /** The same for {@link TranslatedTexts.fieldsOf}: the record, and its translated fields (a venue serves every event it holds). */
+  fieldsOf?: object;
+  fields?: object;
 }
 
 /**
  * The translations of a batch of records as one reader's chain answers them, read in one statement
- * (`ContentTranslationsService.read`): a record's text with each field taken from the first language
- * of the chain that has it (the original last), and its {@link ContentLanguageKey}. Each record's
- * answer is worked out once, when first asked for, and shared by every payload of the batch that
- * embeds the record.
+ * (`ContentTranslationsService.read`), a row per record: a record's text with each field taken from
+ * the first language of the chain that has it (the original last), and its {@link ContentLanguageKey}.
+ * Each record's answer is worked out once, when first asked for, and shared by every payload of the
+ * batch that embeds the record.
  */
 export class TranslatedTexts {
-  private readonly rows = new Map<TranslatedKind, Map<number, RecordRows>>();
+  private readonly rows = new Map<TranslatedKind, Map<number, TranslatedRow>>();
   private readonly answers = new Map<TranslatedKind, Map<number, RecordAnswer>>();
-  /** The position of each language of the chain before the original: a lower one answers first. */
-  private readonly rank = new Map<string, number>();
+  /** The languages of the chain before the original, the first answering first. */
+  private readonly languages: readonly string[];
+  /** Per field, its columns of a row in the order of {@link languages}. */
+  private readonly columns = new Map<string, string[]>();
 
   constructor(
     readonly chain: readonly string[],
     readonly original: string,
-    rows: TranslationRow[],
+    rows: TranslatedRow[],
   ) {
-    for (const language of chain) {
-      if (language === original) break;
-      this.rank.set(language, this.rank.size);
+    this.languages = TranslatedTexts.answering(chain, original);
+    for (const { column, field } of TranslatedTexts.columnsOf(chain, original)) {
+      const own = this.columns.get(field);
+      if (own) own.push(column);
+      else this.columns.set(field, [column]);
     }
     for (const row of rows) {
       const kind = row.kind as TranslatedKind;
-      const id = Number(row.record_id);
       let ofKind = this.rows.get(kind);
-      if (!ofKind) this.rows.set(kind, (ofKind = new Map<number, RecordRows>()));
-      let entry = ofKind.get(id);
-      if (!entry) ofKind.set(id, (entry = { best: new Map(), languages: [] }));
-      if (!entry.languages.includes(row.language)) entry.languages.push(row.language);
-      const rank = this.rank.get(row.language);
-      if (row.value === null || rank === undefined) continue;
-      const best = entry.best.get(row.field);
-      if (!best || rank < best.rank) entry.best.set(row.field, { rank, language: row.language, value: row.value });
+      if (!ofKind) this.rows.set(kind, (ofKind = new Map<number, TranslatedRow>()));
+      ofKind.set(Number(row.record_id), row);
     }
+  }
+
+  /** The languages of `chain` that answer before the original's text. */
+  static answering(chain: readonly string[], original: string): string[] {
+    const index = chain.indexOf(original);
+    return index < 0 ? [...chain] : chain.slice(0, index);
+  }
+
+  /** The columns of a {@link TranslatedRow} for a chain: each language answering before the original, with each field. */
+  static columnsOf(chain: readonly string[], original: string): Array<{ column: string; language: string; field: string }> {
+    return TranslatedTexts.answering(chain, original).flatMap((language, index) =>
+      ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
+    );
   }
 
   private answerOf(kind: TranslatedKind, id: number): RecordAnswer {
@@ -116,17 +130,24 @@ export class TranslatedTexts {
     if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
     let answer = ofKind.get(id);
     if (answer) return answer;
-    const entry = this.rows.get(kind)?.get(id);
+    const row = this.rows.get(kind)?.get(id);
     const names = TRANSLATED_FIELDS[kind];
     const fields: Record<string, string> = {};
     let overrides: Record<string, string> | null = null;
     for (const field of names) {
-      const best = entry?.best.get(field);
-      fields[field] = best ? best.language : this.original;
-      if (best) (overrides ??= {})[field] = best.value;
+      fields[field] = this.original;
+      const columns = row ? this.columns.get(field) : undefined;
+      if (!row || !columns) continue;
+      for (let index = 0; index < columns.length; index++) {
+        const value = row[columns[index]];
+        if (typeof value !== 'string') continue;
+        fields[field] = this.languages[index];
+        (overrides ??= {})[field] = value;
+        break;
+      }
     }
-    const key = { original: this.original, answered: fields[names[0]], fields, translations: entry ? [...entry.languages].sort() : [] };
-    answer = { overrides, key };
+    const translations = row?.languages ? row.languages.split(',').sort() : [];
+    answer = { overrides, key: { original: this.original, answered: fields[names[0]], fields, translations } };
     ofKind.set(id, answer);
     return answer;
   }
@@ -140,6 +161,23 @@ export class TranslatedTexts {
       answer.copy = Object.assign(Object.create(Object.getPrototypeOf(record) as object) as T, record, answer.overrides);
     }
     return answer.copy as T;
+  }
+
+  /**
+   * The record's translated fields as the reader is answered them, for a mapper that reads them
+   * apart from the record: `record` itself when none is translated, else an object holding those
+   * fields alone (no copy of the whole record). `P`: the record's translated fields.
+   */
+  fieldsOf<P extends object>(kind: TranslatedKind, id: number, record: P): P {
+    const answer = this.answerOf(kind, id);
+    if (answer.overrides === null) return record;
+    if (answer.fieldsOf !== record) {
+      const fields: Record<string, unknown> = {};
+      for (const field of TRANSLATED_FIELDS[kind]) fields[field] = answer.overrides[field] ?? (record as Record<string, unknown>)[field];
+      answer.fieldsOf = record;
+      answer.fields = fields;
+    }
+    return answer.fields as P;
   }
 
   /**
