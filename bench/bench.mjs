@@ -10,6 +10,7 @@
 //
 //   npm run bench -- [--quick] [--sizes 1000,100000,1000000] [--settings production|default|both]
 //                    [--only <text>] [--duration 10] [--connections 32] [--keep] [--port 3900] [--node-flags "..."]
+//                    [--rounds 3]
 //   node bench/bench.mjs --chart-only        (redraws docs/bench.svg from bench/results/latest.json)
 //   npm run bench -- --edge [options of bench/edge.mjs]   (reads through the cache in front of deploy/ beside node:http)
 import { spawn, spawnSync } from 'node:child_process';
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     port: { type: 'string', default: '3900' },
     'node-flags': { type: 'string' },
+    rounds: { type: 'string' },
     'chart-only': { type: 'boolean', default: false },
   },
 });
@@ -87,7 +89,8 @@ const clientHeaders = { 'x-forwarded-for': '203.0.113.10' };
 const TRANSLATED_EDITIONS = ['de', 'fr', 'es'];
 const EDITION_PREFIX = `/${TRANSLATED_EDITIONS[0]}${API_PREFIX}`;
 // Rounds of a list through an edition and the same list through the default path, measured in turn.
-const PAIR_ROUNDS = quick ? 2 : 3;
+const PAIR_ROUNDS = Number(args.rounds ?? (quick ? 2 : 3));
+if (!Number.isInteger(PAIR_ROUNDS) || PAIR_ROUNDS < 1) throw new Error('--rounds is a whole number of at least 1');
 
 /**
  * The service's environment in each settings mode: nothing of the caller's environment but the
