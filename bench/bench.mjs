@@ -10,6 +10,7 @@
 //
 //   npm run bench -- [--quick] [--sizes 1000,100000,1000000] [--settings production|default|both]
 //                    [--only <text>] [--duration 10] [--connections 32] [--keep] [--port 3900] [--node-flags "..."]
+//                    [--rounds 3]
 //   node bench/bench.mjs --chart-only        (redraws docs/bench.svg from bench/results/latest.json)
 //   npm run bench -- --edge [options of bench/edge.mjs]   (reads through the cache in front of deploy/ beside node:http)
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,7 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
 import { answerOf, API_PREFIX } from './answers.mjs';
-import { chart, checkLines, labelOf, sideBySide, targets } from './report.mjs';
+import { chart, checkLines, labelOf, pairLines, sideBySide, targets } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (process.argv.includes('--edge')) {
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     port: { type: 'string', default: '3900' },
     'node-flags': { type: 'string' },
+    rounds: { type: 'string' },
     'chart-only': { type: 'boolean', default: false },
   },
 });
@@ -82,6 +84,13 @@ const authorization = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).t
 // client's requests against a limit it never reaches in a run, so that the limiter runs on every
 // request and refuses none (a 429 would show as an unexpected status).
 const clientHeaders = { 'x-forwarded-for': '203.0.113.10' };
+// Content in every edition (issue 48): the calendar's records are translated into these editions
+// when seeded, and the lists through an edition are read through the first of them.
+const TRANSLATED_EDITIONS = ['de', 'fr', 'es'];
+const EDITION_PREFIX = `/${TRANSLATED_EDITIONS[0]}${API_PREFIX}`;
+// Rounds of a list through an edition and the same list through the default path, measured in turn.
+const PAIR_ROUNDS = Number(args.rounds ?? (quick ? 2 : 3));
+if (!Number.isInteger(PAIR_ROUNDS) || PAIR_ROUNDS < 1) throw new Error('--rounds is a whole number of at least 1');
 
 /**
  * The service's environment in each settings mode: nothing of the caller's environment but the
@@ -235,7 +244,15 @@ async function ensureWritable(fx, reserve) {
     // about four seeded events in five are published and outside any series
     extraEvents += Math.ceil(missing * 1.3);
     console.log(`   seeding ${Math.ceil(missing * 1.3)} more events to trash`);
-    await run(process.execPath, ['dist/src/cli/seed.js', '--events', String(extraEvents), '--run-id', 'bench-extra']);
+    await run(process.execPath, [
+      'dist/src/cli/seed.js',
+      '--events',
+      String(extraEvents),
+      '--run-id',
+      'bench-extra',
+      '--translations',
+      TRANSLATED_EDITIONS.join(','),
+    ]);
     await withConnection(settle);
   }
 }
@@ -287,12 +304,24 @@ function scenarios(fx) {
     };
   };
   const reads = ['floor', 'memory'];
+  // A list through an edition (its records translated, answered in its language with the language
+  // keys) is measured in rounds beside the same list through the default path (its `twin`), in turn.
+  const throughEdition = (name, path, twinName) => ({
+    name,
+    path,
+    prefix: EDITION_PREFIX,
+    cache: 'off',
+    yardsticks: [],
+    twin: { name: twinName, path, cache: 'off', yardsticks: [] },
+  });
   return [
     { name: 'cached list', path: '/events', route: 'list', cache: 'on', yardsticks: reads },
     { name: 'cached single event', path: `/events/${fx.event.id}`, route: 'single', cache: 'on', yardsticks: reads },
     // every answer a 304: If-None-Match carries the entity tag each target gives the list
     { name: '304 revalidation of the list', path: '/events', route: 'list', cache: 'on', revalidate: true, yardsticks: reads },
     { name: 'uncached list', path: '/events', route: 'list', cache: 'off', yardsticks: [...reads, 'handler'] },
+    throughEdition('uncached list through an edition', '/events', 'uncached list'),
+    throughEdition('uncached list through an edition, 50 per page', '/events?per_page=50', 'uncached list, 50 per page'),
     { name: 'uncached single event', path: `/events/${fx.event.id}`, route: 'single', cache: 'off', yardsticks: [...reads, 'handler'] },
     {
       name: 'create with organizer + category + tag',
@@ -319,7 +348,7 @@ function drive(base, scenario, seconds, amount) {
     let timer = null;
     const instance = autocannon(
       {
-        url: `${base}${API_PREFIX}${scenario.path ?? '/events'}`,
+        url: `${base}${scenario.prefix ?? API_PREFIX}${scenario.path ?? '/events'}`,
         method: scenario.method ?? 'GET',
         connections,
         pipelining: 1,
@@ -369,8 +398,11 @@ async function warmUp(base, scenario, throughDatabase) {
 
 const results = [];
 
-/** Waits for a quiet database, warms up, drives one scenario against one target, records and prints its row. */
-async function measure(size, target, settings, base, scenario) {
+/**
+ * Waits for a quiet database, warms up, drives one scenario against one target, records and prints
+ * its row (with `extra`: a round of a pair, see {@link measurePair}).
+ */
+async function measure(size, target, settings, base, scenario, extra = {}) {
   const throughDatabase = scenario.write && (target === 'service' || target === 'handler');
   if (throughDatabase) await scenario.ensure?.();
   await quiet();
@@ -383,7 +415,7 @@ async function measure(size, target, settings, base, scenario) {
     : scenario;
   const warmedFor = await warmUp(base, request, throughDatabase);
   const amount = allowance(scenario, throughDatabase);
-  const row = { size, target, ...(settings && { settings, cache: scenario.cache }), scenario: scenario.name };
+  const row = { size, target, ...(settings && { settings, cache: scenario.cache }), scenario: scenario.name, ...extra };
   if (amount !== undefined && amount < connections) {
     results.push({ ...row, skipped: 'no events left to trash' });
     console.log(
@@ -407,8 +439,20 @@ async function measure(size, target, settings, base, scenario) {
   const short = result.duration < timing.duration - 0.5 ? `, events used up after ${result.duration} s` : '';
   results.push(row);
   console.log(
-    `${String(size).padStart(8)}  ${labelOf(row).padEnd(32)}  ${scenario.name.padEnd(40)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  unexpected ${row.non2xx}  errors ${row.errors}  (warm-up ${warmedFor} s${short})`,
+    `${String(size).padStart(8)}  ${labelOf(row).padEnd(32)}  ${`${scenario.name}${extra.round ? ` (round ${extra.round})` : ''}`.padEnd(40)} ${String(row.requestsPerSecond).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  unexpected ${row.non2xx}  errors ${row.errors}  (warm-up ${warmedFor} s${short})`,
   );
+}
+
+/**
+ * A scenario with a twin (a list through an edition): the twin and the scenario measured in turn on
+ * the same service, `PAIR_ROUNDS` rounds, which goes first alternating; each row names the pair and
+ * its round (bench/report.mjs compares the medians).
+ */
+async function measurePair(size, settings, base, scenario) {
+  for (let round = 1; round <= PAIR_ROUNDS; round++) {
+    const turn = round % 2 === 1 ? [scenario.twin, scenario] : [scenario, scenario.twin];
+    for (const measured of turn) await measure(size, 'service', settings, base, measured, { pair: scenario.name, round });
+  }
 }
 
 /**
@@ -520,7 +564,15 @@ await run(process.execPath, [
 ]).catch(() => undefined);
 for (const size of sizes) {
   console.log(`\n== ${size} events: seeding`);
-  await run(process.execPath, ['dist/src/cli/seed.js', '--events', String(size), '--run-id', 'bench']);
+  await run(process.execPath, [
+    'dist/src/cli/seed.js',
+    '--events',
+    String(size),
+    '--run-id',
+    'bench',
+    '--translations',
+    TRANSLATED_EDITIONS.join(','),
+  ]);
   const fx = await withConnection(async (connection) => {
     await connection.query('ANALYZE TABLE events, event_categories, event_tags, event_organizers, venues, organizers, categories, tags');
     await settle(connection);
@@ -556,6 +608,10 @@ for (const size of sizes) {
     for (const program of started) await drive(program.base, { path: '/events' }, 2 * timing.readWarmUp);
 
     for (const scenario of measured) {
+      if (scenario.twin) {
+        for (const settings of settingsModes) await measurePair(size, settings, services[`${settings}/${scenario.cache}`].base, scenario);
+        continue;
+      }
       // The floor right after each settings mode of the service: the ratio the targets name
       // compares figures taken next to each other.
       const [first, ...others] = settingsModes;
@@ -582,8 +638,10 @@ for (const size of sizes) {
 
 console.log('');
 for (const line of sideBySide(results)) console.log(line);
+const paired = pairLines(results);
+if (paired.length > 0) console.log(['', ...paired].join('\n'));
 const checks = targets(results);
-console.log('\ntargets (issue 44, item 5)');
+console.log('\ntargets (issue 44, item 5; issue 48)');
 for (const line of checkLines(checks)) console.log(line);
 
 const full = only === undefined && !quick && args.sizes === undefined;

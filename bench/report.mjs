@@ -1,5 +1,6 @@
 // The benchmark's report: each scenario of the service beside its yardsticks of the same run, the
-// targets (issue 44, item 5) met or missed with their ratios, and the chart (docs/bench.svg).
+// lists through an edition beside the same lists through the default path, the targets (issue 44,
+// item 5; issue 48) met or missed with their ratios, and the chart (docs/bench.svg).
 
 /** What a row measured: the service in one of its settings, or a yardstick. */
 export function labelOf(row) {
@@ -7,10 +8,12 @@ export function labelOf(row) {
   return { memory: 'node:http from memory', floor: 'framework floor', handler: 'hand-written handler' }[row.target];
 }
 
-const measured = (rows) => rows.filter((row) => row.requestsPerSecond !== undefined);
+// rows of a pair's rounds are compared by `pairs` alone
+const measured = (rows) => rows.filter((row) => row.requestsPerSecond !== undefined && row.pair === undefined);
 const find = (rows, size, target, scenario, settings) =>
   rows.find(
     (row) =>
+      row.pair === undefined &&
       row.size === size &&
       row.target === target &&
       row.scenario === scenario &&
@@ -36,6 +39,60 @@ export function sideBySide(rows) {
       `${String(row.size).padStart(8)}  ${row.scenario.padEnd(40)}${row.settings.padEnd(12)}${cell(row).padStart(14)}${cell(floor).padStart(14)}${share(row, floor).padStart(8)}${cell(memory).padStart(14)}${share(row, memory).padStart(7)}${cell(handler).padStart(14)}${share(row, handler).padStart(9)}`,
     );
   }
+  return lines;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** How much slower a list through an edition may be than the same list through the default path (issue 48). */
+const EDITION_RATIO = 1.3;
+
+/**
+ * The pairs a run measured (a list through an edition, and its twin: the same list through the
+ * default path, measured in turn with it): per size, settings and pair, the median rate of each
+ * side and the median of the rounds' ratios (the twin's rate over the edition's; 1.3 = 30 % slower).
+ */
+export function pairs(rows) {
+  const paired = rows.filter((row) => row.pair !== undefined && row.requestsPerSecond !== undefined);
+  const keys = [...new Set(paired.map((row) => JSON.stringify([row.size, row.settings, row.pair])))];
+  return keys.map((key) => {
+    const [size, settings, pair] = JSON.parse(key);
+    const own = paired.filter((row) => row.size === size && row.settings === settings && row.pair === pair);
+    const edition = own.filter((row) => row.scenario === pair);
+    const twin = own.filter((row) => row.scenario !== pair);
+    const ratios = edition
+      .map((row) => [row, twin.find((other) => other.round === row.round)])
+      .filter(([, other]) => other !== undefined)
+      .map(([row, other]) => other.requestsPerSecond / Math.max(row.requestsPerSecond, 1));
+    return {
+      size,
+      settings,
+      scenario: pair,
+      twin: twin[0]?.scenario ?? '-',
+      edition: Math.round(median(edition.map((row) => row.requestsPerSecond))),
+      default: Math.round(median(twin.map((row) => row.requestsPerSecond))),
+      ratio: ratios.length > 0 ? median(ratios) : null,
+      rounds: ratios.length,
+    };
+  });
+}
+
+/** Lines of the pairs' table. */
+export function pairLines(rows) {
+  const found = pairs(rows);
+  if (found.length === 0) return [];
+  const lines = [
+    'lists through an edition beside the same lists through the default path (same service, in turn; medians of the rounds)',
+    `${'size'.padStart(8)}  ${'scenario'.padEnd(48)}${'settings'.padEnd(12)}${'edition'.padStart(10)}${'default'.padStart(10)}${'ratio'.padStart(8)}${'rounds'.padStart(8)}`,
+  ];
+  for (const pair of found)
+    lines.push(
+      `${String(pair.size).padStart(8)}  ${pair.scenario.padEnd(48)}${pair.settings.padEnd(12)}${number(pair.edition).padStart(10)}${number(pair.default).padStart(10)}${(pair.ratio === null ? '-' : pair.ratio.toFixed(2)).padStart(8)}${String(pair.rounds).padStart(8)}`,
+    );
   return lines;
 }
 
@@ -90,6 +147,17 @@ export function targets(rows) {
         });
       }
     }
+  }
+  for (const pair of pairs(rows)) {
+    const slack = pair.size === 1000000 ? 0.3 : 0;
+    const binding = pair.size === 100000 || pair.size === 1000000;
+    const at = pair.size === 1000000 ? ' (within 30 %)' : binding ? '' : ' (information)';
+    const limit = Number((EDITION_RATIO * (1 + slack)).toFixed(2));
+    checks.push({
+      name: `${pair.size} events, ${pair.settings} settings${at}: ${pair.scenario} within ${limit}× of ${pair.twin} (the default path)`,
+      value: `${number(pair.default)} vs ${number(pair.edition)} req/s, ${pair.ratio === null ? 'no round' : `${pair.ratio.toFixed(2)}×`} (median of ${pair.rounds} rounds)`,
+      met: binding ? pair.ratio !== null && pair.ratio <= limit : null,
+    });
   }
   const failures = rows.filter((row) => row.skipped || row.errors > 0 || row.non2xx > 0);
   checks.push({

@@ -25,7 +25,7 @@ import { VenuesService } from '../venues/venues.service.js';
 import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
-import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations } from './event.mapper.js';
+import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations, type EventText } from './event.mapper.js';
 import { type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
 
 /** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
@@ -129,8 +129,9 @@ export class EventPayloadsService {
       else linksByEvent.set(link.eventId, [link]);
     }
     const settings = { ...this.settings, api: ctx.api };
-    return events.map((original) => {
-      const event = texts ? texts.textOf('event', original.id, original) : original;
+    return events.map((event) => {
+      // through an edition's path: the event's text in the reader's languages (no copy of the event)
+      const text = texts ? texts.fieldsOf<EventText>('event', event.id, event) : event;
       const locked = this.isLocked(event, ctx.user, password);
       const venue = event.venueId !== null ? venueById.get(event.venueId) : undefined;
       const venuePayload = venue ? this.venues.viewIn(texts, venue, images.get(venue.imageId ?? -1), ctx.user, password, single) : null;
@@ -148,7 +149,7 @@ export class EventPayloadsService {
         tags: tags.get(event.id) ?? [],
         seriesRules: event.seriesId !== null ? (rulesOfSeries.get(event.seriesId) ?? null) : null,
       };
-      const payload = toEventPayload(event, relations, settings, single && !locked);
+      const payload = toEventPayload(event, relations, settings, single && !locked, text);
       const shown = locked ? redact(payload, eventRedactions()) : payload;
       if (!texts) return shown;
       const keyed = texts.withKey('event', event.id, shown);
@@ -221,9 +222,10 @@ const ORGANIZER_POSITION = { [ORGANIZER_LINKS.joinTable]: 'position' };
 
 /** Embedded terms in the reader's languages, each with its language key, in the order of the names the reader sees. */
 function translateTerms(texts: TranslatedTexts, byEvent: Map<number, EventTermResponse[]>, kind: 'category' | 'tag'): void {
-  for (const [eventId, terms] of byEvent) {
-    const translated = terms.map((term) => texts.withKey(kind, Number(term.id), texts.textOf(kind, Number(term.id), { ...term })));
-    byEvent.set(eventId, translated.sort(compareTermNames));
+  // the payloads are this answer's own (one per event and term): translated in place
+  for (const terms of byEvent.values()) {
+    for (const term of terms) texts.withKey(kind, Number(term.id), texts.translateIn(kind, Number(term.id), term));
+    if (terms.length > 1) terms.sort(compareTermNames);
   }
 }
 

@@ -52,12 +52,19 @@ export function customFieldsPayload(
   return Object.keys(result).length > 0 ? result : [];
 }
 
-/** The event object of spec §8.2, keys in contract order; `json_ld` only for single reads. */
+/** The text of an event that has translations (issue 48), as a reader is answered it. */
+export type EventText = Pick<EventEntity, 'title' | 'description' | 'excerpt'>;
+
+/**
+ * The event object of spec §8.2, keys in contract order; `json_ld` only for single reads. `text`:
+ * the event's title, description and excerpt in the reader's languages (the event's own unless given).
+ */
 export function toEventPayload(
   event: EventEntity,
   relations: EventRelations,
   settings: EventMapperSettings,
   withJsonLd: boolean,
+  text: EventText = event,
 ): EventResponse {
   const { site, cost } = settings;
   const url = itemUrl(EVENT_SHAPE, event, site);
@@ -74,9 +81,9 @@ export function toEventPayload(
     ...itemDates(event, site),
     url,
     rest_url: `${settings.api}/events/${event.id}`,
-    title: event.title,
-    description: renderRichText(event.description),
-    excerpt: renderRichText(event.excerpt),
+    title: text.title,
+    description: renderRichText(text.description),
+    excerpt: renderRichText(text.excerpt),
     slug: event.slug,
     image: relations.image ?? false,
     all_day: event.allDay,
@@ -110,17 +117,17 @@ export function toEventPayload(
           }
         : null,
   } as EventResponse;
-  if (withJsonLd) payload.json_ld = eventJsonLd(event, relations, settings, url);
+  if (withJsonLd) payload.json_ld = eventJsonLd(event, text, relations, settings, url);
   return payload;
 }
 
 /** schema.org Event (spec §8.10). */
-function eventJsonLd(event: EventEntity, relations: EventRelations, settings: EventMapperSettings, url: string): JsonLd {
+function eventJsonLd(event: EventEntity, text: EventText, relations: EventRelations, settings: EventMapperSettings, url: string): JsonLd {
   const jsonLd: JsonLd = {
     '@context': 'http://schema.org',
     '@type': 'Event',
-    name: esc(event.title),
-    description: jsonLdText(renderRichText(event.excerpt), renderRichText(event.description)),
+    name: esc(text.title),
+    description: jsonLdText(renderRichText(text.excerpt), renderRichText(text.description)),
   };
   if (relations.image) jsonLd.image = relations.image.url;
   jsonLd.url = url;

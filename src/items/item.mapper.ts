@@ -11,6 +11,12 @@ export interface ItemKindShape {
   postType: string;
 }
 
+/** The text of a venue or organizer that has translations (issue 48), as a reader is answered it. */
+export interface LinkedItemText {
+  name: string;
+  description: string;
+}
+
 export interface SiteLinks {
   publicUrl: string;
   globalIdBase: string;

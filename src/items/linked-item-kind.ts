@@ -3,7 +3,7 @@ import type { ParamProblems } from '../common/errors/api-error.js';
 import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ItemKind } from './item-id.entity.js';
-import type { SiteLinks } from './item.mapper.js';
+import type { LinkedItemText, SiteLinks } from './item.mapper.js';
 import type { PublishableEntity } from './publishable.entity.js';
 
 /** The entity fields venues and organizers share, plus their name. */
@@ -27,5 +27,6 @@ export interface LinkedKindDefinition<E extends LinkedItem, D extends ItemWriteF
   searchColumns: readonly string[];
   /** Applies the kind's own fields of a write to the entity; returns problems it finds. */
   applyFields: (entity: E, input: D, problems: ParamProblems, isCreate: boolean) => void;
-  toPayload: (entity: E, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean) => R;
+  /** `text`: the name and description in the reader's languages (the entity's own unless given). */
+  toPayload: (entity: E, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean, text?: LinkedItemText) => R;
 }

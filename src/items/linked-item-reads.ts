@@ -14,6 +14,7 @@ import { itemSearchWords } from '../common/text/search-terms.js';
 import type { ImagesService } from '../images/images.service.js';
 import type { ContentTranslationsService } from '../translations/content-translations.service.js';
 import type { TranslatedTexts } from '../translations/content-translations.js';
+import type { LinkedItemText } from './item.mapper.js';
 import type { ImageResponse } from '../images/image.response.js';
 import type { ItemWriteFields } from './dto/item-fields.js';
 import type { ListLinkedItemsQueryDto } from './dto/list-linked-items.query.js';
@@ -172,10 +173,20 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
     return found;
   }
 
-  /** The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). */
-  view(item: E, image: ImageResponse | undefined, user: AuthUser | null, password: string | undefined, single: boolean): R {
+  /**
+   * The object as a reader sees it: redacted when protected and not unlocked (spec §5.6). `text`:
+   * its name and description in the reader's languages (its own unless given).
+   */
+  view(
+    item: E,
+    image: ImageResponse | undefined,
+    user: AuthUser | null,
+    password: string | undefined,
+    single: boolean,
+    text: LinkedItemText = item,
+  ): R {
     const locked = item.password !== null && item.password !== '' && !canWriteItem(user, item) && !passwordUnlocks(item.password, password);
-    const payload = this.definition.toPayload(item, image, this.items.site, single && !locked);
+    const payload = this.definition.toPayload(item, image, this.items.site, single && !locked, text);
     return locked ? redact(payload) : payload;
   }
 
@@ -190,7 +201,8 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
   ): R {
     if (!texts) return this.view(item, image, user, password, single);
     const { kind } = this.definition;
-    return texts.withKey(kind, item.id, this.view(texts.textOf(kind, item.id, item), image, user, password, single));
+    const text = texts.fieldsOf<LinkedItemText>(kind, item.id, item);
+    return texts.withKey(kind, item.id, this.view(item, image, user, password, single, text));
   }
 
   /** The answer of a write: unredacted, in the writer's edition with its language key through an edition's path. */
@@ -200,8 +212,8 @@ export class LinkedItemReads<E extends LinkedItem, D extends ItemWriteFields, R 
       ctx ? this.translations.read(ctx, { [this.definition.kind]: [item.id] }) : null,
     ]);
     const { kind } = this.definition;
-    const shown = texts ? texts.textOf(kind, item.id, item) : item;
-    const payload = this.definition.toPayload(shown, images.get(item.imageId ?? -1), this.items.site, withJsonLd);
+    const text = texts ? texts.fieldsOf<LinkedItemText>(kind, item.id, item) : item;
+    const payload = this.definition.toPayload(item, images.get(item.imageId ?? -1), this.items.site, withJsonLd, text);
     return texts ? texts.withKey(kind, item.id, payload) : payload;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DataVersionService } from '../cache/data-version.service.js';
 import type { ApiConfig } from '../config/app-config.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { idChunks } from '../common/sql/id-chunks.js';
@@ -9,9 +10,20 @@ import { noteTranslated } from '../changes/change-commits.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { ContentTranslationEntity } from './content-translation.entity.js';
-import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslationRow } from './content-translations.js';
+import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslatedRow } from './content-translations.js';
 
 const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
+/** The kinds whose records every edition's reader meets on most pages, few enough to be read whole. */
+const TERM_KINDS: ReadonlySet<TranslatedKind> = new Set<TranslatedKind>(['category', 'tag']);
+
+/** Adds the rows of `ids` that `byId` holds to `rows`. */
+function pick(byId: Map<number, TranslatedRow> | undefined, ids: number[], rows: TranslatedRow[]): void {
+  if (!byId) return;
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row) rows.push(row);
+  }
+}
 
 /** Records of each kind an answer holds. */
 export type TranslatedRecords = Partial<Record<TranslatedKind, Iterable<number>>>;
@@ -30,9 +42,12 @@ export class ContentTranslationsService {
   private readonly defaultEdition: string;
   private readonly chains: Record<string, string[]>;
   readonly editions: readonly string[];
+  /** Per edition, the terms' rows of the current data version ({@link termRows}). */
+  private readonly termRowsOf = new Map<string, () => Promise<Map<string, Map<number, TranslatedRow>>>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly version: DataVersionService,
     config: ConfigService,
   ) {
     const api = config.getOrThrow<ApiConfig>('api');
@@ -148,38 +163,80 @@ export class ContentTranslationsService {
     return new Set(rows.map((row) => Number(row.record_id)));
   }
 
-  /** The translations of `records` for `ctx`'s edition; null through the default path. */
+  /**
+   * The translations of `records` for `ctx`'s edition; null through the default path. One statement
+   * while every kind holds at most a thousand records (a page of any list does), a row per record:
+   * the languages it has a translation in, and the texts of the languages of the reader's chain.
+   * Outside a transaction, the terms' rows come from {@link termRows} (no statement while the data
+   * version stays, as the terms themselves), so a page of events asks for its events, venues and
+   * organizers alone.
+   */
   async read(ctx: RequestContext, records: TranslatedRecords, manager?: EntityManager): Promise<TranslatedTexts | null> {
     if (!this.applies(ctx)) return null;
     const chain = this.chainOf(ctx.edition);
     const runner = manager ?? this.dataSource.manager;
-    const lists = (Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>)
-      .map(([kind, ids]): [TranslatedKind, number[]] => [kind, [...new Set([...ids].filter((id) => Number.isSafeInteger(id)))]])
-      .filter(([, ids]) => ids.length > 0);
-    const rows: TranslationRow[] = [];
-    // one statement while every kind holds at most a thousand records (a page of any list does)
     const batches: Array<Array<readonly [TranslatedKind, number[]]>> = [];
-    for (const [kind, ids] of lists) {
-      let index = 0;
-      for (const chunk of idChunks(ids)) {
-        (batches[index] ??= []).push([kind, chunk]);
-        index++;
+    const rows: TranslatedRow[] = [];
+    const kept: Array<Promise<void>> = [];
+    for (const [kind, given] of Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>) {
+      const ids = [...new Set([...given].filter((id) => Number.isSafeInteger(id)))];
+      if (ids.length === 0) continue;
+      if (!manager && TERM_KINDS.has(kind)) {
+        kept.push(this.termRows(ctx.edition, chain).then((byKind) => pick(byKind.get(kind), ids, rows)));
+        continue;
       }
+      let index = 0;
+      for (const chunk of idChunks(ids)) (batches[index++] ??= []).push([kind, chunk]);
     }
     for (const batch of batches) {
-      const builder = runner
-        .createQueryBuilder(ContentTranslationEntity, 't')
-        .select(['t.kind AS kind', 't.record_id AS record_id', 't.language AS language', 't.field AS field'])
-        .addSelect('CASE WHEN t.language IN (:...chain) THEN t.value ELSE NULL END', 'value')
-        .setParameter('chain', chain);
-      const conditions = batch.map(([kind, ids], index) => {
-        builder.setParameter(`kind${index}`, kind);
-        return `(t.kind = :kind${index} AND t.record_id IN (${ids.map(Number).join(', ')}))`;
-      });
-      builder.where(`(${conditions.join(' OR ')})`);
-      rows.push(...(await builder.getRawMany<TranslationRow>()));
+      const conditions = batch.map(([, ids]) => `(t.kind = ? AND t.record_id IN (${ids.join(', ')}))`).join(' OR ');
+      rows.push(
+        ...(await this.grouped(
+          runner,
+          chain,
+          conditions,
+          batch.map(([kind]) => kind),
+        )),
+      );
     }
+    await Promise.all(kept);
     return new TranslatedTexts(chain, this.contentLanguage, rows);
+  }
+
+  /**
+   * The rows of every category and tag with a translation, for an edition, by kind and id: read
+   * once per data version (as the terms are), and again after a failure.
+   */
+  private termRows(edition: string, chain: readonly string[]): Promise<Map<string, Map<number, TranslatedRow>>> {
+    let memo = this.termRowsOf.get(edition);
+    if (!memo) {
+      memo = this.version.memo(async () => {
+        const found = await this.grouped(this.dataSource.manager, chain, 't.kind IN (?, ?)', [...TERM_KINDS]);
+        const byKind = new Map<string, Map<number, TranslatedRow>>();
+        for (const row of found) {
+          let own = byKind.get(row.kind);
+          if (!own) byKind.set(row.kind, (own = new Map<number, TranslatedRow>()));
+          own.set(Number(row.record_id), row);
+        }
+        return byKind;
+      });
+      this.termRowsOf.set(edition, memo);
+    }
+    return memo();
+  }
+
+  /** The statement of {@link read}: a row per record matching `conditions` (SQL over `t`, with `parameters`). */
+  private grouped(runner: EntityManager, chain: readonly string[], conditions: string, parameters: unknown[]): Promise<TranslatedRow[]> {
+    const columns = TranslatedTexts.columnsOf(chain, this.contentLanguage);
+    const texts = columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join('');
+    // Each id is a range of the primary key; MariaDB would estimate each by two index dives (below
+    // 200 ranges), which cost more than the lookups themselves: statistics serve this statement.
+    const settings = runner.connection.options.type === 'mariadb' ? 'SET STATEMENT eq_range_index_dive_limit = 1 FOR ' : '';
+    return runner.query(
+      `${settings}SELECT t.kind AS kind, t.record_id AS record_id, GROUP_CONCAT(DISTINCT t.language) AS languages${texts} ` +
+        `FROM content_translations t WHERE ${conditions} GROUP BY t.kind, t.record_id`,
+      [...columns.flatMap(({ language, field }) => [language, field]), ...parameters],
+    );
   }
 
   /**

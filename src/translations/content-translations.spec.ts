@@ -1,22 +1,38 @@
-import { TranslatedTexts, type TranslationRow } from './content-translations.js';
+import { TranslatedTexts, type TranslatedRow } from './content-translations.js';
 import { translationsInput } from './translations-input.js';
 import { Invalid } from '../common/validation/param.js';
 
-const row = (language: string, field: string, value: string | null, kind = 'event', id = 1): TranslationRow => ({
-  kind,
-  record_id: id,
-  language,
-  field,
-  value,
-});
+type Stored = [language: string, field: string, value: string, kind?: string, id?: number];
+
+/** The rows the service's statement answers for stored translations: one per record, grouped. */
+function grouped(chain: string[], original: string, stored: Stored[]): TranslatedRow[] {
+  const columns = TranslatedTexts.columnsOf(chain, original);
+  const rows = new Map<string, TranslatedRow>();
+  for (const [language, field, value, kind = 'event', id = 1] of stored) {
+    const key = `${kind}:${id}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { kind, record_id: id, languages: null }));
+    const languages = row.languages ? row.languages.split(',') : [];
+    if (!languages.includes(language)) row.languages = [...languages, language].join(',');
+    const column = columns.find((candidate) => candidate.language === language && candidate.field === field);
+    if (column) row[column.column] = value;
+  }
+  return [...rows.values()];
+}
 
 describe('TranslatedTexts', () => {
-  const texts = new TranslatedTexts(['pt-br', 'es', 'en'], 'en', [
-    row('es', 'title', 'Paseo'),
-    row('pt-br', 'excerpt', 'Passeio'),
-    row('de', 'title', null),
-    row('pt-br', 'name', 'Salão', 'venue', 1),
-  ]);
+  const chain = ['pt-br', 'es', 'en'];
+  const texts = new TranslatedTexts(
+    chain,
+    'en',
+    grouped(chain, 'en', [
+      ['es', 'title', 'Paseo'],
+      ['pt-br', 'excerpt', 'Passeio'],
+      ['de', 'title', 'Spaziergang'],
+      ['es', 'excerpt', 'Corto'],
+      ['pt-br', 'name', 'Salão', 'venue', 1],
+    ]),
+  );
 
   it('answers each field from the first language of the chain that has it, else the original', () => {
     const event = { id: 1, title: 'Walk', description: 'Evening.', excerpt: 'Short.' };

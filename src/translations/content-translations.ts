@@ -50,69 +50,149 @@ export interface ContentLanguageKey {
   translations: string[];
 }
 
-export interface TranslationRow {
+/** Every translated field of any kind, each a column of {@link TranslatedRow} per language of a chain. */
+const ALL_FIELDS = [...new Set(Object.values(TRANSLATED_FIELDS).flat())];
+
+/**
+ * One record's translations as `ContentTranslationsService.read` selects them, grouped by record:
+ * `languages`, every language holding a translation of at least one field (comma-separated), and
+ * for each language of the reader's chain before the original and each field, its text (or null)
+ * in the column {@link TranslatedTexts.columnsOf} names.
+ */
+export interface TranslatedRow {
   kind: string;
   record_id: number | string;
-  language: string;
-  field: string;
-  /** Null for languages outside the reader's chain (the row only says a translation exists). */
-  value: string | null;
+  languages: string | null;
+  [column: string]: unknown;
+}
+
+/** What one record of a batch answers: its translated fields' texts (null: none), and its language key. */
+interface RecordAnswer {
+  overrides: Record<string, string> | null;
+  key: ContentLanguageKey;
+  /** The last record {@link TranslatedTexts.textOf} copied, and its copy. */
+  copyOf?: object;
+  copy?: object;
+  /** The same for {@link TranslatedTexts.fieldsOf}: the record, and its translated fields (a venue serves every event it holds). */
+  fieldsOf?: object;
+  fields?: object;
 }
 
 /**
  * The translations of a batch of records as one reader's chain answers them, read in one statement
- * (`ContentTranslationsService.read`): a record's text with each field taken from the first language
- * of the chain that has it (the original last), and its {@link ContentLanguageKey}.
+ * (`ContentTranslationsService.read`), a row per record: a record's text with each field taken from
+ * the first language of the chain that has it (the original last), and its {@link ContentLanguageKey}.
+ * Each record's answer is worked out once, when first asked for, and shared by every payload of the
+ * batch that embeds the record.
  */
 export class TranslatedTexts {
-  private readonly byRecord = new Map<string, { values: Map<string, string>; languages: Set<string> }>();
+  private readonly rows = new Map<TranslatedKind, Map<number, TranslatedRow>>();
+  private readonly answers = new Map<TranslatedKind, Map<number, RecordAnswer>>();
+  /** The languages of the chain before the original, the first answering first. */
+  private readonly languages: readonly string[];
+  /** Per field, its columns of a row in the order of {@link languages}. */
+  private readonly columns = new Map<string, string[]>();
 
   constructor(
     readonly chain: readonly string[],
     readonly original: string,
-    rows: TranslationRow[],
+    rows: TranslatedRow[],
   ) {
+    this.languages = TranslatedTexts.answering(chain, original);
+    for (const { column, field } of TranslatedTexts.columnsOf(chain, original)) {
+      const own = this.columns.get(field);
+      if (own) own.push(column);
+      else this.columns.set(field, [column]);
+    }
     for (const row of rows) {
-      const key = `${row.kind}:${Number(row.record_id)}`;
-      let entry = this.byRecord.get(key);
-      if (!entry) this.byRecord.set(key, (entry = { values: new Map(), languages: new Set() }));
-      entry.languages.add(row.language);
-      if (row.value !== null) entry.values.set(`${row.language}:${row.field}`, row.value);
+      const kind = row.kind as TranslatedKind;
+      let ofKind = this.rows.get(kind);
+      if (!ofKind) this.rows.set(kind, (ofKind = new Map<number, TranslatedRow>()));
+      ofKind.set(Number(row.record_id), row);
     }
   }
 
-  /** The language that answers `field` of the record, and its text there (undefined: the original). */
-  private answer(kind: TranslatedKind, id: number, field: string): { language: string; value?: string } {
-    const entry = this.byRecord.get(`${kind}:${id}`);
-    for (const language of this.chain) {
-      if (language === this.original) break;
-      const value = entry?.values.get(`${language}:${field}`);
-      if (value !== undefined) return { language, value };
-    }
-    return { language: this.original };
+  /** The languages of `chain` that answer before the original's text. */
+  static answering(chain: readonly string[], original: string): string[] {
+    const index = chain.indexOf(original);
+    return index < 0 ? [...chain] : chain.slice(0, index);
   }
 
-  /** A copy of `record` (same prototype) with its translated fields in the reader's languages. */
-  textOf<T extends object>(kind: TranslatedKind, id: number, record: T): T {
-    const overrides: Record<string, string> = {};
-    for (const field of TRANSLATED_FIELDS[kind]) {
-      const { value } = this.answer(kind, id, field);
-      if (value !== undefined) overrides[field] = value;
-    }
-    if (Object.keys(overrides).length === 0) return record;
-    return Object.assign(Object.create(Object.getPrototypeOf(record) as object) as T, record, overrides);
+  /** The columns of a {@link TranslatedRow} for a chain: each language answering before the original, with each field. */
+  static columnsOf(chain: readonly string[], original: string): Array<{ column: string; language: string; field: string }> {
+    return TranslatedTexts.answering(chain, original).flatMap((language, index) =>
+      ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
+    );
   }
 
-  keyOf(kind: TranslatedKind, id: number): ContentLanguageKey {
+  private answerOf(kind: TranslatedKind, id: number): RecordAnswer {
+    let ofKind = this.answers.get(kind);
+    if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
+    let answer = ofKind.get(id);
+    if (answer) return answer;
+    const row = this.rows.get(kind)?.get(id);
+    const names = TRANSLATED_FIELDS[kind];
     const fields: Record<string, string> = {};
-    for (const field of TRANSLATED_FIELDS[kind]) fields[field] = this.answer(kind, id, field).language;
-    const languages = this.byRecord.get(`${kind}:${id}`)?.languages ?? new Set<string>();
-    return {
-      original: this.original,
-      answered: fields[TRANSLATED_FIELDS[kind][0]],
-      fields,
-      translations: [...languages].sort(),
-    };
+    let overrides: Record<string, string> | null = null;
+    for (const field of names) {
+      fields[field] = this.original;
+      const columns = row ? this.columns.get(field) : undefined;
+      if (!row || !columns) continue;
+      for (let index = 0; index < columns.length; index++) {
+        const value = row[columns[index]];
+        if (typeof value !== 'string') continue;
+        fields[field] = this.languages[index];
+        (overrides ??= {})[field] = value;
+        break;
+      }
+    }
+    const translations = row?.languages ? row.languages.split(',').sort() : [];
+    answer = { overrides, key: { original: this.original, answered: fields[names[0]], fields, translations } };
+    ofKind.set(id, answer);
+    return answer;
+  }
+
+  /** A copy of `record` (same prototype) with its translated fields in the reader's languages; the record itself when none is. */
+  textOf<T extends object>(kind: TranslatedKind, id: number, record: T): T {
+    const answer = this.answerOf(kind, id);
+    if (answer.overrides === null) return record;
+    if (answer.copyOf !== record) {
+      answer.copyOf = record;
+      answer.copy = Object.assign(Object.create(Object.getPrototypeOf(record) as object) as T, record, answer.overrides);
+    }
+    return answer.copy as T;
+  }
+
+  /**
+   * The record's translated fields as the reader is answered them, for a mapper that reads them
+   * apart from the record: `record` itself when none is translated, else an object holding those
+   * fields alone (no copy of the whole record). `P`: the record's translated fields.
+   */
+  fieldsOf<P extends object>(kind: TranslatedKind, id: number, record: P): P {
+    const answer = this.answerOf(kind, id);
+    if (answer.overrides === null) return record;
+    if (answer.fieldsOf !== record) {
+      const fields: Record<string, unknown> = {};
+      for (const field of TRANSLATED_FIELDS[kind]) fields[field] = answer.overrides[field] ?? (record as Record<string, unknown>)[field];
+      answer.fieldsOf = record;
+      answer.fields = fields;
+    }
+    return answer.fields as P;
+  }
+
+  /**
+   * `payload`, an object of the caller's own holding the record's translated fields under their own
+   * names (an embedded term), with those fields set to the reader's languages in place.
+   */
+  translateIn<P extends object>(kind: TranslatedKind, id: number, payload: P): P {
+    const { overrides } = this.answerOf(kind, id);
+    if (overrides !== null) Object.assign(payload, overrides);
+    return payload;
+  }
+
+  /** The record's {@link ContentLanguageKey}: one object per record of the batch, not to be changed. */
+  keyOf(kind: TranslatedKind, id: number): ContentLanguageKey {
+    return this.answerOf(kind, id).key;
   }
 
   /** `payload` with the record's {@link ContentLanguageKey} added last, as `language`. */

@@ -1,7 +1,7 @@
 import { renderRichText } from '../common/text/html.js';
 import { esc, jsonLdText, type JsonLd } from '../common/text/json-ld.js';
 import type { ImageResponse } from '../images/image.response.js';
-import { globalId, itemDates, itemUrl, nonEmpty, type ItemKindShape, type SiteLinks } from '../items/item.mapper.js';
+import { globalId, itemDates, itemUrl, nonEmpty, type ItemKindShape, type LinkedItemText, type SiteLinks } from '../items/item.mapper.js';
 import type { VenueEntity } from './venue.entity.js';
 import type { VenueResponse } from './venue.response.js';
 
@@ -18,8 +18,8 @@ export function hasCoordinates(venue: Pick<VenueEntity, 'geoLat' | 'geoLng'>): b
   return venue.geoLat !== null && venue.geoLng !== null && !(venue.geoLat === 0 && venue.geoLng === 0);
 }
 
-/** schema.org Place (spec §8.10). */
-export function venueJsonLd(venue: VenueEntity, image: ImageResponse | undefined): JsonLd {
+/** schema.org Place (spec §8.10); `text`: the venue's name and description in the reader's languages (its own unless given). */
+export function venueJsonLd(venue: VenueEntity, image: ImageResponse | undefined, text: LinkedItemText = venue): JsonLd {
   const address: Record<string, string> = { '@type': 'PostalAddress' };
   const parts: Array<[string, string]> = [
     ['streetAddress', venue.address],
@@ -31,8 +31,8 @@ export function venueJsonLd(venue: VenueEntity, image: ImageResponse | undefined
   for (const [key, value] of parts) if (value) address[key] = value;
   const jsonLd: JsonLd = {
     '@type': 'Place',
-    name: esc(venue.name),
-    description: jsonLdText(renderRichText(venue.excerpt), renderRichText(venue.description)),
+    name: esc(text.name),
+    description: jsonLdText(renderRichText(venue.excerpt), renderRichText(text.description)),
   };
   if (image) jsonLd.image = image.url;
   jsonLd.url = '';
@@ -43,8 +43,14 @@ export function venueJsonLd(venue: VenueEntity, image: ImageResponse | undefined
   return jsonLd;
 }
 
-/** The venue object of spec §8.3; empty text fields are left out. */
-export function toVenuePayload(venue: VenueEntity, image: ImageResponse | undefined, site: SiteLinks, withJsonLd: boolean): VenueResponse {
+/** The venue object of spec §8.3; empty text fields are left out. `text`: as for {@link venueJsonLd}. */
+export function toVenuePayload(
+  venue: VenueEntity,
+  image: ImageResponse | undefined,
+  site: SiteLinks,
+  withJsonLd: boolean,
+  text: LinkedItemText = venue,
+): VenueResponse {
   const id = globalId(venue.id, site);
   return {
     id: venue.id,
@@ -52,8 +58,8 @@ export function toVenuePayload(venue: VenueEntity, image: ImageResponse | undefi
     status: venue.status,
     ...itemDates(venue, site),
     url: itemUrl(VENUE_SHAPE, venue, site),
-    venue: venue.name,
-    ...nonEmpty('description', renderRichText(venue.description)),
+    venue: text.name,
+    ...nonEmpty('description', renderRichText(text.description)),
     ...nonEmpty('excerpt', renderRichText(venue.excerpt)),
     slug: venue.slug,
     ...(image ? { image } : {}),
@@ -67,7 +73,7 @@ export function toVenuePayload(venue: VenueEntity, image: ImageResponse | undefi
     ...nonEmpty('website', venue.website),
     ...nonEmpty('stateprovince', effectiveStateProvince(venue)),
     ...(hasCoordinates(venue) ? { geo_lat: venue.geoLat as number, geo_lng: venue.geoLng as number } : {}),
-    ...(withJsonLd ? { json_ld: venueJsonLd(venue, image) } : {}),
+    ...(withJsonLd ? { json_ld: venueJsonLd(venue, image, text) } : {}),
     show_map: venue.showMap,
     show_map_link: venue.showMapLink,
     global_id: id,

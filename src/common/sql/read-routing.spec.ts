@@ -10,6 +10,9 @@ describe('read routing', () => {
     expect(isPlainRead('SELECT GET_LOCK("x", 1)')).toBe(false);
     expect(isPlainRead('UPDATE data_version SET version = version + 1')).toBe(false);
     expect(isPlainRead('INSERT INTO events SELECT * FROM other')).toBe(false);
+    expect(isPlainRead('SET STATEMENT eq_range_index_dive_limit = 1 FOR SELECT kind FROM content_translations')).toBe(true);
+    expect(isPlainRead('SET STATEMENT a = 1, b = 2 FOR SELECT id FROM events FOR UPDATE')).toBe(false);
+    expect(isPlainRead('SET STATEMENT a = 1 FOR UPDATE events SET title = ?')).toBe(false);
   });
 
   it('routes to the replica inside onReplica, to the primary outside it and inside onPrimary', async () => {

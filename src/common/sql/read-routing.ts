@@ -50,7 +50,14 @@ export function requireDataVersion(version: string): void {
   if (route?.replica && !route.holdsDataVersion(version)) route.replica = null;
 }
 
-/** A plain read a replica may answer: a `SELECT` (or `WITH`) that takes no lock. */
+/** MariaDB's settings of one statement (`SET STATEMENT name = value[, ...] FOR`) before it. */
+const STATEMENT_SETTINGS = /^\s*SET\s+STATEMENT\s+\w+\s*=\s*[\w.]+(?:\s*,\s*\w+\s*=\s*[\w.]+)*\s+FOR\s+/i;
+
+/** A plain read a replica may answer: a `SELECT` (or `WITH`) that takes no lock, with settings of its own or not. */
 export function isPlainRead(sql: string): boolean {
-  return /^\s*\(?\s*(SELECT|WITH)\b/i.test(sql) && !/\bFOR\s+(UPDATE|SHARE)\b|\bLOCK\s+IN\s+SHARE\s+MODE\b|\bGET_LOCK\s*\(/i.test(sql);
+  const statement = sql.replace(STATEMENT_SETTINGS, '');
+  return (
+    /^\s*\(?\s*(SELECT|WITH)\b/i.test(statement) &&
+    !/\bFOR\s+(UPDATE|SHARE)\b|\bLOCK\s+IN\s+SHARE\s+MODE\b|\bGET_LOCK\s*\(/i.test(statement)
+  );
 }

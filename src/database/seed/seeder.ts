@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { moveTermCounts, NO_CONTRIBUTION, type TermContribution } from '../../events/event-term-counts.js';
 import { seedDate, seededEvent, seededLinkedItem, seededTerm, type SeedLinks } from './seed-records.js';
 import { allocateIds, insertRows } from './seed-statements.js';
+import { seedTranslations } from './seed-translations.js';
 
 /** How much to create; proportions follow a real calendar (many events, fewer places and people). */
 export interface SeedPlan {
@@ -9,6 +10,8 @@ export interface SeedPlan {
   runId: string;
   batchSize: number;
   authorId: number;
+  /** Languages every record of the run is translated into (issue 48); none unless given. */
+  translations?: readonly string[];
 }
 
 export interface SeedProgress {
@@ -27,7 +30,7 @@ export class Seeder {
     private readonly progress: SeedProgress,
   ) {}
 
-  async run(plan: SeedPlan): Promise<{ created: number; total: number }> {
+  async run(plan: SeedPlan): Promise<{ created: number; total: number; translated: number }> {
     const venueCount = Math.max(5, Math.ceil(plan.events / 50));
     const organizerCount = Math.max(5, Math.ceil(plan.events / 40));
     const links: SeedLinks = {
@@ -82,7 +85,8 @@ export class Seeder {
       this.progress.update(first + count);
     }
     this.progress.stop();
-    return { created: Math.max(0, plan.events - existing), total: plan.events };
+    const translated = plan.translations?.length ? await seedTranslations(this.dataSource, this.prefix(plan), plan.translations) : 0;
+    return { created: Math.max(0, plan.events - existing), total: plan.events, translated };
   }
 
   private prefix(plan: SeedPlan): string {
