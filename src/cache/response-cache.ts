@@ -88,8 +88,19 @@ function entryOf(body: unknown, res: Response, version: string): Entry | null {
   };
 }
 
-function answerOf(entry: Entry, state: 'HIT' | 'SHARED' | 'MISS'): PreparedAnswer {
-  const headers: Entry['headers'] = [['X-Cache', state], ...entry.headers];
-  if (entry.lastModified !== undefined) headers.push(['Last-Modified', entry.lastModified]);
-  return new PreparedAnswer(entry.body, entry.contentType, entry.etag, headers);
+type CacheState = 'HIT' | 'SHARED' | 'MISS';
+
+/** The answers made of an entry, one per state: what a hit writes is made once, not per request. */
+const answersOf = new WeakMap<Entry, Partial<Record<CacheState, PreparedAnswer>>>();
+
+function answerOf(entry: Entry, state: CacheState): PreparedAnswer {
+  let answers = answersOf.get(entry);
+  if (!answers) answersOf.set(entry, (answers = {}));
+  let answer = answers[state];
+  if (!answer) {
+    const headers: Entry['headers'] = [['X-Cache', state], ...entry.headers];
+    if (entry.lastModified !== undefined) headers.push(['Last-Modified', entry.lastModified]);
+    answer = answers[state] = new PreparedAnswer(entry.body, entry.contentType, entry.etag, headers);
+  }
+  return answer;
 }

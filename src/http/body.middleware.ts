@@ -13,12 +13,15 @@ const RAW_BODY = Symbol('raw-body');
 
 type WithRawBody = Request & { [RAW_BODY]?: Buffer };
 
+/** The body of a request without one (never written to). */
+const NO_BODY = Buffer.alloc(0);
+
 /**
  * Reads a request's body, at most `maxBytes` (413 past it, 400 when the stream breaks off). The
  * caller has checked the declared length already.
  */
 async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return Buffer.alloc(0);
+  if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return NO_BODY;
   try {
     return await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] });
   } catch (error) {
@@ -99,7 +102,7 @@ export class BodyLimitMiddleware implements NestMiddleware {
 export class BodyParserMiddleware implements NestMiddleware {
   async use(req: WithRawBody, res: Response, next: NextFunction): Promise<void> {
     if (!req.ctx.target) return next();
-    const body = await parseBody(req[RAW_BODY] ?? Buffer.alloc(0), req.headers['content-type']);
+    const body = await parseBody(req[RAW_BODY] ?? NO_BODY, req.headers['content-type']);
     const merged = { ...(req.query as Record<string, unknown>), ...body };
     Object.defineProperty(req, 'query', { value: merged, writable: true, configurable: true });
     req.body = merged;
