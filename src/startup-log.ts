@@ -14,29 +14,17 @@ export function startLogger(log: Pick<LogConfig, 'level'>): Logger {
   return new Logger(new PinoLogger(params), params);
 }
 
-/** How often lines waiting in the log's buffer are written, however few. */
-const LOG_FLUSH_MS = 250;
 let destination: pino.DestinationStream | undefined;
 
 /**
- * Where every JSON log line of the process goes: standard output, through one stream, so lines keep
- * their order. Lines are gathered and written about 4 KB at a time (pino's asynchronous logging), and
- * at the latest every quarter of a second: under load a request line costs no write of its own. What
- * waits in the buffer is written when the process exits (pino flushes its streams on exit); a process
- * killed outright loses at most that quarter of a second.
+ * Where every JSON log line of the process goes: standard output, through one stream (pino's
+ * asynchronous destination), so the start-up logger's lines and the application's keep their order.
+ * A line is handed to the system at once; lines logged while a write is under way go out together
+ * with the next one. What waits when the process exits is written then (pino flushes on exit).
  */
 export function logDestination(): pino.DestinationStream {
-  if (destination) return destination;
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => {
-    try {
-      stream.flush();
-    } catch {
-      // the stream was ended (a start that failed): nothing more is written
-    }
-  }, LOG_FLUSH_MS).unref();
-  destination = stream;
-  return stream;
+  destination ??= pino.destination({ dest: 1, sync: false });
+  return destination;
 }
 
 /** Nest's own start-up chatter (a line per module and per route): the start-up line says what matters. */
