@@ -7,6 +7,7 @@ import { trustedProxies } from './trusted-proxies.js';
 type Use = (req: Request, res: Response, next: NextFunction) => void | Promise<void>;
 
 const step = (use: Use): NestMiddleware => ({ use });
+const tick = () => new Promise((resolve) => setImmediate(resolve));
 const req = {} as Request;
 const res = {} as Response;
 
@@ -24,11 +25,9 @@ async function runAll(steps: NestMiddleware[]): Promise<{ trail: string[]; forwa
     thrown = error;
   }
   // settle anything a step left behind
-  await new Promise((resolve) => setImmediate(resolve));
+  await tick();
   return { trail, forwarded, thrown };
 }
-
-const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('LifecycleMiddleware', () => {
   it('runs every step in order, synchronous and asynchronous, then hands on once', async () => {

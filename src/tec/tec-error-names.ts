@@ -1,22 +1,17 @@
 import { ApiError } from '../common/errors/api-error.js';
+import { type TecKind, V1_NAMES } from './tec-names.js';
 
-type Kind = 'events' | 'venues' | 'organizers';
-
-const POST = { description: 'content', date_utc: 'date_gmt', image: 'featured_media' };
-
-/** Per kind, a v1 argument → the `tec/v1` argument it is written from (the renaming of `tec-writes.service.ts`, reversed). */
-const TEC_NAMES: Record<Kind, Record<string, string>> = {
-  events: { ...POST, categories: 'tribe_events_cat', organizer: 'organizers', venue: 'venues' },
-  venues: { ...POST, venue: 'title', stateprovince: 'state_province' },
-  organizers: { ...POST, organizer: 'title' },
-};
+/** Per kind, a v1 argument → the `tec/v1` argument it is written from: `V1_NAMES` reversed. */
+const TEC_NAMES = Object.fromEntries(
+  Object.entries(V1_NAMES).map(([kind, names]) => [kind, Object.fromEntries(Object.entries(names).map(([tec, v1]) => [v1, tec]))]),
+) as Record<TecKind, Record<string, string>>;
 
 /**
  * An error of the v1 write made for a `tec/v1` write, its parameters named as the `tec/v1` body
  * names them: `venues` for an unknown venue id (not v1's `venue`), a venue's missing `title` (not
  * `venue`), `tribe_events_cat`, `featured_media`… Any other error is returned as it is.
  */
-export function inTecNames(kind: Kind, error: unknown): unknown {
+export function inTecNames(kind: TecKind, error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   const { problems, missing } = error.extra;
   if (!problems && !missing) return error;

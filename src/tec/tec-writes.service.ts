@@ -21,9 +21,9 @@ import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { TecEventWriteDto, TecOrganizerWriteDto, TecPostWriteDto, TecVenueWriteDto } from './dto/tec-write.dto.js';
 import { tecEventDates } from './tec-event-dates.js';
+import { type TecKind, V1_NAMES } from './tec-names.js';
 
 type Body = Record<string, unknown>;
-type Kind = 'events' | 'venues' | 'organizers';
 const KIND_OF = { events: 'event', venues: 'venue', organizers: 'organizer' } as const;
 
 /** Copies the fields `names` maps (`tec/v1` name → v1 name) that the body sends. */
@@ -36,33 +36,13 @@ function renamed(input: object, names: Record<string, string>): Body {
   return body;
 }
 
-const POST_NAMES = {
-  title: 'title',
-  content: 'description',
-  excerpt: 'excerpt',
-  slug: 'slug',
-  status: 'status',
-  author: 'author',
-  date: 'date',
-  date_gmt: 'date_utc',
-  featured_media: 'image',
-};
+/** The names `renamed` copies as they are sent; the rest of `V1_NAMES` is converted by the writer. */
+const CONVERTED = new Set(['tags', 'tribe_events_cat', 'organizers', 'venues']);
+const EVENT_NAMES = Object.fromEntries(Object.entries(V1_NAMES.events).filter(([name]) => !CONVERTED.has(name)));
 
 /** A `tec/v1` event body as the v1 event write reads it; `dates`: its start and end in the event's zone (`tecEventDates`). */
 export function v1EventBody(input: TecEventWriteDto, dates: { start_date?: string; end_date?: string }): Body {
-  const body = renamed(
-    { ...input, ...dates },
-    {
-      ...POST_NAMES,
-      sticky: 'sticky',
-      start_date: 'start_date',
-      end_date: 'end_date',
-      timezone: 'timezone',
-      all_day: 'all_day',
-      featured: 'featured',
-      cost: 'cost',
-    },
-  );
+  const body = renamed({ ...input, ...dates }, EVENT_NAMES);
   if (input.tags !== undefined) body.tags = input.tags.map(String);
   if (input.tribe_events_cat !== undefined) body.categories = input.tribe_events_cat.map(String);
   if (input.organizers !== undefined) body.organizer = input.organizers;
@@ -73,22 +53,7 @@ export function v1EventBody(input: TecEventWriteDto, dates: { start_date?: strin
 
 /** A `tec/v1` venue or organizer body as the v1 write of its kind reads it (the name in `venue` / `organizer`). */
 export function v1LinkedBody(kind: 'venues' | 'organizers', input: TecVenueWriteDto | TecOrganizerWriteDto): Body {
-  const { title: _title, ...names } = POST_NAMES;
-  const own: Record<string, string> =
-    kind === 'venues'
-      ? {
-          address: 'address',
-          country: 'country',
-          city: 'city',
-          state_province: 'stateprovince',
-          state: 'state',
-          province: 'province',
-          zip: 'zip',
-          phone: 'phone',
-          website: 'website',
-        }
-      : { phone: 'phone', website: 'website', email: 'email' };
-  return renamed(input, { title: kind === 'venues' ? 'venue' : 'organizer', ...names, ...own });
+  return renamed(input, V1_NAMES[kind]);
 }
 
 /**
@@ -111,7 +76,7 @@ export class TecWritesService {
   ) {}
 
   /** The reference checks the right to create before its acknowledgement: so do we (401 anonymous, 403 others). */
-  assertMayCreate(kind: Kind, ctx: RequestContext): void {
+  assertMayCreate(kind: TecKind, ctx: RequestContext): void {
     if (!canCreate(kind, ctx.user)) throw ApiError.forbidden(ctx.user !== null);
   }
 
@@ -119,7 +84,7 @@ export class TecWritesService {
    * The record of an update or delete: 404 when there is none of the kind, a refusal when the
    * requester may not write it; an update of a record in the trash is 410, as its delete is.
    */
-  async assertMayWrite(kind: Kind, id: number, ctx: RequestContext, update: boolean): Promise<void> {
+  async assertMayWrite(kind: TecKind, id: number, ctx: RequestContext, update: boolean): Promise<void> {
     const item =
       kind === 'events'
         ? await this.eventReads.eventById(id)
@@ -133,7 +98,7 @@ export class TecWritesService {
     if (update && item.status === 'trash') throw new ApiError(410, ItemErrorCode.inTrash(KIND_OF[kind]));
   }
 
-  async create(kind: Kind, input: TecPostWriteDto, ctx: RequestContext): Promise<number> {
+  async create(kind: TecKind, input: TecPostWriteDto, ctx: RequestContext): Promise<number> {
     if (kind === 'events') {
       const dates = tecEventDates(input as TecEventWriteDto, null, this.items.site.siteTimezone);
       const body = (await this.pipe.transform(v1EventBody(input, dates), { type: 'body', metatype: CreateEventDto })) as CreateEventDto;
@@ -151,7 +116,7 @@ export class TecWritesService {
     ).id;
   }
 
-  async update(kind: Kind, id: number, input: TecPostWriteDto, ctx: RequestContext): Promise<void> {
+  async update(kind: TecKind, id: number, input: TecPostWriteDto, ctx: RequestContext): Promise<void> {
     if (kind === 'events') {
       const dates = tecEventDates(input as TecEventWriteDto, await this.eventReads.eventById(id), this.items.site.siteTimezone);
       const body = (await this.pipe.transform(v1EventBody(input, dates), { type: 'body', metatype: UpdateEventDto })) as UpdateEventDto;
@@ -170,7 +135,7 @@ export class TecWritesService {
   }
 
   /** Moves the record to the trash (410 when it is there already). */
-  async trash(kind: Kind, id: number, ctx: RequestContext): Promise<void> {
+  async trash(kind: TecKind, id: number, ctx: RequestContext): Promise<void> {
     if (kind === 'events') await this.events.remove({ id }, ctx);
     else await (kind === 'venues' ? this.venues : this.organizers).remove({ id }, ctx);
   }
@@ -181,7 +146,7 @@ export class TecWritesService {
    * Events of a series are not deleted for good (their series would lose an occurrence it still
    * names): 501, as before.
    */
-  async deleteForGood(kind: Kind, id: number, ctx: RequestContext): Promise<void> {
+  async deleteForGood(kind: TecKind, id: number, ctx: RequestContext): Promise<void> {
     const entity = kind === 'events' ? EventEntity : kind === 'venues' ? VenueEntity : OrganizerEntity;
     const item = ctx.subject;
     if (kind === 'events' && (item as EventEntity | null)?.seriesId != null) throw new ApiError(501, ErrorCode.TecForceDeleteUnsupported);
