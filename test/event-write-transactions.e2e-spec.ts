@@ -165,7 +165,7 @@ describe('event writes in one transaction on the locked row', () => {
             (
               await dataSource.query(
                 "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID() AND command = 'Query' AND info LIKE ?",
-                [`%FROM \`events\` \`row\` WHERE \`row\`.\`id\` = ${event.id} FOR UPDATE%`],
+                [`%FROM \`events\` WHERE \`id\` IN (${event.id}) FOR UPDATE%`],
               )
             )[0].n,
           );

@@ -334,12 +334,14 @@ describe('work per list request', () => {
     expect(updated.body.title).toBe('Edited alone, renamed');
     expect(updated.body.categories.map((term: { id: number }) => term.id)).toEqual([category]);
     expect(await counts()).toEqual(countsBefore);
+    // the event's row by id, every column, from the statement kept for the entity (common/sql/rows-by-id.ts)
+    const eventRow = /^SELECT id, author_id, .* FROM events WHERE id IN \(\d+\)$/;
     const locked =
-      dataSource.options.type === 'better-sqlite3' ? /^SELECT row\.id .* FROM events row WHERE row\.id = \d+$/ : / FOR UPDATE$/;
+      dataSource.options.type === 'better-sqlite3' ? eventRow : /^SELECT id, author_id, .* FROM events WHERE id IN \(\d+\) FOR UPDATE$/;
     // the credentials version, the event for the checks (validation, permission, If-Match) before the transaction
     expect(update.before).toHaveLength(2);
     expect(update.before[0]).toBe('SELECT version FROM credentials_version WHERE id = 1');
-    expect(update.before[1]).toMatch(/FROM events EventEntity WHERE/);
+    expect(update.before[1]).toMatch(eventRow);
     expect(update.inside).toEqual(
       [
         // the row locked, the one read of it inside; then in one statement its links from the link tables,

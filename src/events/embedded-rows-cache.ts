@@ -12,7 +12,7 @@ export interface EmbeddedRows {
 }
 
 export type EmbeddedKind = keyof EmbeddedRows;
-const KINDS: readonly EmbeddedKind[] = ['venues', 'organizers', 'categories', 'tags'];
+export const EMBEDDED_KINDS: readonly EmbeddedKind[] = ['venues', 'organizers', 'categories', 'tags'];
 
 /**
  * Rows kept per kind at most, and bytes of them (as {@link approximateSize} counts them): the most
@@ -51,17 +51,18 @@ export class EmbeddedRowsCache {
     this.rows = { venues: kept(), organizers: kept(), categories: kept(), tags: kept() };
   }
 
-  /** The rows of these ids, in their order, when every one was kept at `version`; otherwise null. */
-  find(version: string, ids: Record<EmbeddedKind, number[]>): EmbeddedRows | null {
-    const found: Record<EmbeddedKind, object[]> = { venues: [], organizers: [], categories: [], tags: [] };
-    for (const kind of KINDS) {
+  /** The rows of these ids kept at `version` (in the order asked), and by kind the ids of those that were not. */
+  find(version: string, ids: Record<EmbeddedKind, number[]>): { kept: EmbeddedRows; missing: Record<EmbeddedKind, number[]> } {
+    const kept: Record<EmbeddedKind, object[]> = { venues: [], organizers: [], categories: [], tags: [] };
+    const missing: Record<EmbeddedKind, number[]> = { venues: [], organizers: [], categories: [], tags: [] };
+    for (const kind of EMBEDDED_KINDS) {
       for (const id of ids[kind]) {
-        const kept = this.rows[kind].get(id);
-        if (kept?.version !== version) return null;
-        found[kind].push(kept.row);
+        const entry = this.rows[kind].get(id);
+        if (entry?.version === version) kept[kind].push(entry.row);
+        else missing[kind].push(id);
       }
     }
-    return found as unknown as EmbeddedRows;
+    return { kept: kept as unknown as EmbeddedRows, missing };
   }
 
   /** Keeps `rows` of `kind`, read after the version `version` was read in the same transaction. */

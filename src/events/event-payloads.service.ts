@@ -26,7 +26,7 @@ import { EventEntity } from './event.entity.js';
 import { EventSeriesEntity } from './series/event-series.entity.js';
 import type { EventResponse } from './event.response.js';
 import { eventRedactions, toEventPayload, type EventMapperSettings, type EventRelations, type EventText } from './event.mapper.js';
-import { type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
+import { EMBEDDED_KINDS, type EmbeddedKind, type EmbeddedRows, EmbeddedRowsCache } from './embedded-rows-cache.js';
 
 /** The organizers (in order), categories and tags of events, as a write that just stored them knows them. */
 export interface KnownEventLinks {
@@ -179,16 +179,21 @@ export class EventPayloadsService {
       categories: termIds(links.categories),
       tags: termIds(links.tags),
     };
-    const kept = this.embeddedRowsKept.find(embeddedAt, ids);
-    if (kept) return kept;
-    const rows: EmbeddedRows = {
-      venues: await findIn(manager, VenueEntity, ids.venues),
-      organizers: await findIn(manager, OrganizerEntity, ids.organizers),
-      categories: await findIn(manager, this.categories.definition.entity, ids.categories),
-      tags: await findIn(manager, this.tags.definition.entity, ids.tags),
+    const { kept, missing } = this.embeddedRowsKept.find(embeddedAt, ids);
+    // only the rows not kept at this version are read (no statement for a kind whose rows all were)
+    const read: EmbeddedRows = {
+      venues: await findIn(manager, VenueEntity, missing.venues),
+      organizers: await findIn(manager, OrganizerEntity, missing.organizers),
+      categories: await findIn(manager, this.categories.definition.entity, missing.categories),
+      tags: await findIn(manager, this.tags.definition.entity, missing.tags),
     };
-    for (const kind of ['venues', 'organizers', 'categories', 'tags'] as const) this.embeddedRowsKept.keep(embeddedAt, kind, rows[kind]);
-    return rows;
+    for (const kind of EMBEDDED_KINDS) this.embeddedRowsKept.keep(embeddedAt, kind, read[kind]);
+    return {
+      venues: [...kept.venues, ...read.venues],
+      organizers: [...kept.organizers, ...read.organizers],
+      categories: [...kept.categories, ...read.categories],
+      tags: [...kept.tags, ...read.tags],
+    };
   }
 
   /** The organizer links (in order) and both taxonomies' term links of events. */

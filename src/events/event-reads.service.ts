@@ -10,6 +10,7 @@ import { isRowId } from '../common/sql/row-id.js';
 import { ItemsService } from '../items/items.service.js';
 import type { ItemRef } from '../items/linked-items.service.js';
 import { EventPayloadsService } from './event-payloads.service.js';
+import { rowById } from '../common/sql/rows-by-id.js';
 import { EventEntity } from './event.entity.js';
 
 /** Single events by id or slug (spec §10.1), and the lookups the writes share. */
@@ -54,7 +55,7 @@ export class EventReadsService {
   /** The event with this id, in any status; null for an id that is no event's (or no id at all). */
   async eventById(id: number): Promise<EventEntity | null> {
     if (!isRowId(id)) return null;
-    return this.dataSource.manager.findOneBy(EventEntity, { id });
+    return rowById(this.dataSource.manager, EventEntity, id);
   }
 
   /** Whether `id` is an event that is not in the trash. */

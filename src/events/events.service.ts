@@ -10,6 +10,7 @@ import { isDatabaseUnavailable, retryOnConflict } from '../common/errors/db-erro
 import { IfMatch, preconditionFailed } from '../common/http/preconditions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
 import { findBySlug } from '../common/sql/find-by-slug.js';
+import { updateById } from '../common/sql/rows-by-id.js';
 import { changedColumns, lockedRow, sameRow } from '../common/sql/unchanged-row.js';
 import { itemState, recordKnownChanges } from '../changes/change-recording.js';
 import { ItemsService } from '../items/items.service.js';
@@ -205,7 +206,7 @@ export class EventsService {
     const { entity, linksWritten, embeddedWritten } = await change(locked);
     const after = linksWritten ? await this.payloads.linksOf(manager, [locked.id]) : before;
     const changed = changedColumns(manager, EventEntity, locked, entity);
-    if (Object.keys(changed).length > 0) await manager.update(EventEntity, { id: locked.id }, changed);
+    await updateById(manager, EventEntity, locked.id, changed);
     await recordKnownChanges(manager, 'event', new Map([[locked.id, itemState(locked)]]), new Map([[locked.id, itemState(entity)]]));
     const countsMoved = await moveTermCounts(
       manager,

@@ -1,15 +1,13 @@
-import { type EntityManager, type EntityTarget, In, type ObjectLiteral } from 'typeorm';
-import { idChunks } from './id-chunks.js';
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { rowsById } from './rows-by-id.js';
 
 /** Entities of `target` whose id is one of `ids` (one statement per chunk of ids, none for no ids), in no particular order. */
-export async function findIn<T extends ObjectLiteral & { id: number }>(
+export function findIn<T extends ObjectLiteral & { id: number }>(
   manager: EntityManager,
   target: EntityTarget<T>,
   ids: number[],
 ): Promise<T[]> {
-  const found: T[] = [];
-  for (const chunk of idChunks(ids)) found.push(...(await manager.find(target, { where: { id: In(chunk) } as never })));
-  return found;
+  return rowsById(manager, target, ids);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { forUpdate } from './for-update.js';
+import { rowById } from './rows-by-id.js';
 
 /**
  * The row of `target` with this `id`, read inside the caller's transaction as a locking read
@@ -11,7 +11,7 @@ export function lockedRow<T extends ObjectLiteral & { id: number }>(
   target: EntityTarget<T>,
   id: number,
 ): Promise<T | null> {
-  return forUpdate(manager.createQueryBuilder(target, 'row').where('row.id = :id', { id })).getOne();
+  return rowById(manager, target, id, true);
 }
 
 /**
