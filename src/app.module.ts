@@ -69,6 +69,8 @@ const LIFECYCLE: Type[] = [
   ReadRoutingMiddleware, // reads of a GET to a replica (after credentials, which the primary checks)
   BodyParserMiddleware, // 4. JSON and form bodies (400)
 ];
+/** The steps whose modules provide and export them: the lifecycle gets those modules' instances. */
+const STEPS_OF_IMPORTED_MODULES = new Set<Type>([RequestLimitMiddleware, BasicAuthMiddleware, FeedTokenMiddleware, ReadRoutingMiddleware]);
 
 @Module({})
 export class AppModule implements NestModule {
@@ -135,7 +137,7 @@ export class AppModule implements NestModule {
         ...extensions,
       ],
       providers: [
-        ...LIFECYCLE,
+        ...LIFECYCLE.filter((step) => !STEPS_OF_IMPORTED_MODULES.has(step)),
         { provide: LIFECYCLE_STEPS, useFactory: (...steps: unknown[]) => steps, inject: LIFECYCLE },
         LifecycleMiddleware,
         ResponseCacheStore,
