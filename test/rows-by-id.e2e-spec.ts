@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { type DataSource, type EntityMetadata, In, type ObjectLiteral } from 'typeorm';
-import { rowById, rowsById, updateById } from '../src/common/sql/rows-by-id.js';
+import { ChangeEntity } from '../src/changes/change.entity.js';
+import { insertRow, rowById, rowsById, updateById } from '../src/common/sql/rows-by-id.js';
 import { EventEntity } from '../src/events/event.entity.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -58,18 +59,20 @@ describe('rows read by id', () => {
 
   it('gives what find by ids gives, for every entity with an id', async () => {
     const compared: string[] = [];
-    for (const metadata of byIdEntities()) {
-      const manager = dataSource.manager;
-      const ids = (await manager.query<Array<{ id: number }>>(`SELECT id FROM ${metadata.tableName} ORDER BY id LIMIT 50`)).map((row) =>
-        Number(row.id),
-      );
-      if (ids.length === 0) continue;
-      const expected = await manager.find(metadata.target, { where: { id: In(ids) } });
-      const got = await rowsById(manager, metadata.target, [...ids, 99_999_999]);
-      expect(sorted(got)).toEqual(sorted(expected));
-      for (const row of got) expect(row).toBeInstanceOf(metadata.target as new () => unknown);
-      compared.push(metadata.name);
-    }
+    // both reads in one transaction, on one snapshot: background work (the change sequencer) changes rows meanwhile
+    await dataSource.transaction(async (manager) => {
+      for (const metadata of byIdEntities()) {
+        const ids = (await manager.query<Array<{ id: number }>>(`SELECT id FROM ${metadata.tableName} ORDER BY id LIMIT 50`)).map((row) =>
+          Number(row.id),
+        );
+        if (ids.length === 0) continue;
+        const expected = await manager.find(metadata.target, { where: { id: In(ids) } });
+        const got = await rowsById(manager, metadata.target, [...ids, 99_999_999]);
+        expect(sorted(got)).toEqual(sorted(expected));
+        for (const row of got) expect(row).toBeInstanceOf(metadata.target as new () => unknown);
+        compared.push(metadata.name);
+      }
+    });
     // the entities the API's records live in are among those compared
     expect(compared).toEqual(expect.arrayContaining(['EventEntity', 'VenueEntity', 'OrganizerEntity', 'CategoryEntity', 'TagEntity']));
   });
@@ -108,6 +111,38 @@ describe('rows read by id', () => {
     // nothing changed: no statement, no error
     await updateById(dataSource.manager, EventEntity, ids[0], {});
     await expect(updateById(dataSource.manager, EventEntity, ids[0], { nothing: 1 } as never)).rejects.toThrow(TypeError);
+  });
+
+  it('inserts a row as the insert of TypeORM does, and answers its generated id', async () => {
+    const row: Partial<ChangeEntity> = {
+      kind: 'event',
+      recordId: 424242,
+      action: 'updated',
+      authorId: null,
+      statusBefore: 'draft',
+      statusAfter: 'publish',
+      protectedBefore: false,
+      protectedAfter: true,
+      modifiedUtc: '2031-01-02 03:04:05',
+      recordedUtc: '2031-01-02 03:04:06',
+      seq: null,
+      snapshot: null,
+      languages: 'de,fr',
+    };
+    const { identifiers } = await dataSource.manager.insert(ChangeEntity, { ...row });
+    const id = await dataSource.transaction((manager) => insertRow(manager, ChangeEntity, row));
+    expect(id).toBeGreaterThan(Number(identifiers[0].id));
+    const [theirs, mine] = await Promise.all(
+      [Number(identifiers[0].id), id].map((changeId) =>
+        dataSource.manager.findOneByOrFail(ChangeEntity, { id: String(changeId) as never }),
+      ),
+    );
+    // `seq` aside: the change sequencer numbers new rows in the background
+    const written = ({ id: _id, seq: _seq, ...rest }: ChangeEntity) => rest;
+    const { seq: _seq, ...sent } = row;
+    expect(written(mine)).toEqual(sent);
+    expect(written(mine)).toEqual(written(theirs));
+    await dataSource.manager.delete(ChangeEntity, [identifiers[0].id, id]);
   });
 
   it('refuses what is not an id, before any statement', async () => {

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { nowUtcWall } from '../common/dates/wall-time.js';
 import { dateToWall } from '../common/sql/columns.js';
 import { idChunks } from '../common/sql/id-chunks.js';
+import { insertRow } from '../common/sql/rows-by-id.js';
 import { changeHooks, noteRecorded, takeTranslated } from './change-commits.js';
 import { ChangeEntity } from './change.entity.js';
 
@@ -95,8 +96,12 @@ export async function recordingChanges<T>(
   return result;
 }
 
-/** Inserts change rows, 500 per statement, and notes them for the commit (snapshots, listeners). */
+/** Inserts change rows (one alone in a statement written out once, more 500 per statement), and notes them for the commit (snapshots, listeners). */
 async function insertChanges(manager: EntityManager, rows: Array<Partial<ChangeEntity>>): Promise<void> {
+  if (rows.length === 1) {
+    noteRecorded(manager, [String(await insertRow(manager, ChangeEntity, rows[0]))]);
+    return;
+  }
   for (let start = 0; start < rows.length; start += 500) {
     const { identifiers } = await manager.insert(ChangeEntity, rows.slice(start, start + 500));
     noteRecorded(

@@ -123,3 +123,34 @@ export async function updateById<T extends ObjectLiteral>(
   if (assignments.length === 0) return;
   await manager.query(`UPDATE ${statement.table} SET ${assignments.join(', ')} WHERE ${statement.primary} = ?`, [...values, checkedId(id)]);
 }
+
+/**
+ * Inserts one row of `target` (entity properties and their values; the generated primary key left
+ * to the database) in one `INSERT` written out from the entity's metadata, each value prepared by the
+ * driver as TypeORM prepares it; answers the generated key: what `manager.insert(target, row)` sends
+ * and answers for one row, without the query builder.
+ */
+export async function insertRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  row: Partial<T>,
+): Promise<number> {
+  const statement = statementOf(manager, target);
+  const driver = manager.connection.driver;
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const [property, value] of Object.entries(row)) {
+    const column = statement.metadata.findColumnWithPropertyPath(property);
+    if (!column || column.isVirtual) throw new TypeError(`${statement.metadata.name} has no column ${property}`);
+    names.push(driver.escape(column.databaseName));
+    values.push(driver.preparePersistentValue(value, column));
+  }
+  const result: unknown = await manager.query(
+    `INSERT INTO ${statement.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    values,
+  );
+  // MySQL/MariaDB answer the statement's result (`insertId`); SQLite the last row id
+  const id = typeof result === 'object' && result !== null && 'insertId' in result ? result.insertId : result;
+  if (typeof id !== 'number' && typeof id !== 'bigint') throw new TypeError(`${statement.metadata.name}: no generated id`);
+  return Number(id);
+}
