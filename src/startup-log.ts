@@ -14,16 +14,70 @@ export function startLogger(log: Pick<LogConfig, 'level'>): Logger {
   return new Logger(new PinoLogger(params), params);
 }
 
+/**
+ * Log lines handed to the system a turn of the event loop at a time: the lines of everything one
+ * turn finished (under load, the answers of many requests) go out in one write of the stream below,
+ * at the end of that same turn, so no line waits for more to come (the start-up line is out before
+ * the turn that could answer a readiness probe). What is left when the process exits is written
+ * then, synchronously.
+ */
+class TurnBatchedLines implements pino.DestinationStream {
+  private pending = '';
+  private scheduled = false;
+  /** Ended ({@link end}) or closed: takes no more lines. */
+  private ended = false;
+
+  constructor(private readonly target: ReturnType<typeof pino.destination>) {
+    target.once('close', () => (this.ended = true));
+    // after pino's own exit handler of `target` (registered when it was made): what this one adds, it flushes itself
+    process.once('exit', () => this.flushSync());
+  }
+
+  write(line: string): boolean {
+    this.pending += line;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.writeTurn);
+    }
+    return true;
+  }
+
+  flushSync(): void {
+    this.writeTurn();
+    if (!this.ended) this.target.flushSync();
+  }
+
+  /** Ends the stream once every line is written (`close` then). */
+  end(): void {
+    this.writeTurn();
+    this.ended = true;
+    this.target.end();
+  }
+
+  once(event: string, listener: () => void): this {
+    this.target.once(event, listener);
+    return this;
+  }
+
+  private readonly writeTurn = (): void => {
+    this.scheduled = false;
+    // an ended stream (a failed start's last line written) takes nothing more
+    if (this.pending === '' || this.ended) return;
+    const text = this.pending;
+    this.pending = '';
+    this.target.write(text);
+  };
+}
+
 let destination: pino.DestinationStream | undefined;
 
 /**
  * Where every JSON log line of the process goes: standard output, through one stream (pino's
- * asynchronous destination), so the start-up logger's lines and the application's keep their order.
- * A line is handed to the system at once; lines logged while a write is under way go out together
- * with the next one. What waits when the process exits is written then (pino flushes on exit).
+ * asynchronous destination, fed a turn of the event loop at a time: {@link TurnBatchedLines}), so the
+ * start-up logger's lines and the application's keep their order.
  */
 export function logDestination(): pino.DestinationStream {
-  destination ??= pino.destination({ dest: 1, sync: false });
+  destination ??= new TurnBatchedLines(pino.destination({ dest: 1, sync: false }));
   return destination;
 }
 
