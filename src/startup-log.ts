@@ -21,7 +21,7 @@ export function startLogger(log: Pick<LogConfig, 'level'>): Logger {
  * the turn that could answer a readiness probe). What is left when the process exits is written
  * then, synchronously.
  */
-class TurnBatchedLines implements pino.DestinationStream {
+export class TurnBatchedLines implements pino.DestinationStream {
   private pending = '';
   private scheduled = false;
   /** Ended ({@link end}) or closed: takes no more lines. */
