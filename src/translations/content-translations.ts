@@ -92,6 +92,10 @@ export class TranslatedTexts {
   private readonly languages: readonly string[];
   /** Per field, its columns of a row in the order of {@link languages}. */
   private readonly columns = new Map<string, string[]>();
+  /** Per `languages` value of a row, its languages sorted: one array shared by the records holding the same ones. */
+  private readonly translationLists = new Map<string, string[]>();
+  /** Per kind, the key of its records without any translation (every field in the original): one object, not to be changed. */
+  private readonly untranslatedKeys = new Map<TranslatedKind, ContentLanguageKey>();
 
   constructor(
     readonly chain: readonly string[],
@@ -131,13 +135,18 @@ export class TranslatedTexts {
     let answer = ofKind.get(id);
     if (answer) return answer;
     const row = this.rows.get(kind)?.get(id);
+    if (!row) {
+      answer = { overrides: null, key: this.untranslatedKey(kind) };
+      ofKind.set(id, answer);
+      return answer;
+    }
     const names = TRANSLATED_FIELDS[kind];
     const fields: Record<string, string> = {};
     let overrides: Record<string, string> | null = null;
     for (const field of names) {
       fields[field] = this.original;
-      const columns = row ? this.columns.get(field) : undefined;
-      if (!row || !columns) continue;
+      const columns = this.columns.get(field);
+      if (!columns) continue;
       for (let index = 0; index < columns.length; index++) {
         const value = row[columns[index]];
         if (typeof value !== 'string') continue;
@@ -146,10 +155,36 @@ export class TranslatedTexts {
         break;
       }
     }
-    const translations = row?.languages ? row.languages.split(',').sort() : [];
-    answer = { overrides, key: { original: this.original, answered: fields[names[0]], fields, translations } };
+    answer = {
+      overrides,
+      key: { original: this.original, answered: fields[names[0]], fields, translations: this.translationsOf(row.languages) },
+    };
     ofKind.set(id, answer);
     return answer;
+  }
+
+  /** The key of a record of `kind` without translations, shared by every such record of the batch. */
+  private untranslatedKey(kind: TranslatedKind): ContentLanguageKey {
+    let key = this.untranslatedKeys.get(kind);
+    if (!key) {
+      const names = TRANSLATED_FIELDS[kind];
+      const fields: Record<string, string> = {};
+      for (const field of names) fields[field] = this.original;
+      key = { original: this.original, answered: this.original, fields, translations: [] };
+      this.untranslatedKeys.set(kind, key);
+    }
+    return key;
+  }
+
+  /** The sorted languages of a row's `languages` (comma-separated), one array per distinct value. */
+  private translationsOf(languages: string | null): string[] {
+    const given = languages ?? '';
+    let sorted = this.translationLists.get(given);
+    if (!sorted) {
+      sorted = given === '' ? [] : given.split(',').sort();
+      this.translationLists.set(given, sorted);
+    }
+    return sorted;
   }
 
   /** A copy of `record` (same prototype) with its translated fields in the reader's languages; the record itself when none is. */
@@ -190,13 +225,19 @@ export class TranslatedTexts {
     return payload;
   }
 
-  /** The record's {@link ContentLanguageKey}: one object per record of the batch, not to be changed. */
+  /**
+   * The record's {@link ContentLanguageKey}, not to be changed: one object per record of the batch,
+   * shared by the records of a kind without translations; records holding the same languages share
+   * the `translations` array.
+   */
   keyOf(kind: TranslatedKind, id: number): ContentLanguageKey {
     return this.answerOf(kind, id).key;
   }
 
   /** `payload` with the record's {@link ContentLanguageKey} added last, as `language`. */
   withKey<P extends object>(kind: TranslatedKind, id: number, payload: P): P & { language: ContentLanguageKey } {
-    return Object.assign(payload, { language: this.keyOf(kind, id) });
+    const keyed = payload as P & { language: ContentLanguageKey };
+    keyed.language = this.keyOf(kind, id);
+    return keyed;
   }
 }
