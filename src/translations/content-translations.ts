@@ -66,6 +66,22 @@ export interface TranslatedRow {
   [column: string]: unknown;
 }
 
+/** A chain's columns of a {@link TranslatedRow}, worked out once per chain ({@link TranslatedTexts.layoutOf}). */
+export interface ChainLayout {
+  /** The languages of the chain that answer before the original's text. */
+  languages: readonly string[];
+  /** Each language answering before the original, with each field: its column. */
+  columns: ReadonlyArray<{ column: string; language: string; field: string }>;
+  /** Per field, its columns in the order of `languages`. */
+  byField: ReadonlyMap<string, readonly string[]>;
+  /** The statement's text columns (`, MAX(CASE …) AS column` for each column), and their parameters. */
+  select: string;
+  parameters: readonly string[];
+}
+
+/** Per chain (and original), its layout. */
+const layouts = new WeakMap<readonly string[], Map<string, ChainLayout>>();
+
 /** What one record of a batch answers: its translated fields' texts (null: none), and its language key. */
 interface RecordAnswer {
   overrides: Record<string, string> | null;
@@ -91,7 +107,7 @@ export class TranslatedTexts {
   /** The languages of the chain before the original, the first answering first. */
   private readonly languages: readonly string[];
   /** Per field, its columns of a row in the order of {@link languages}. */
-  private readonly columns = new Map<string, string[]>();
+  private readonly columns: ReadonlyMap<string, readonly string[]>;
   /** Per `languages` value of a row, its languages sorted: one array shared by the records holding the same ones. */
   private readonly translationLists = new Map<string, string[]>();
   /** Per kind, the key of its records without any translation (every field in the original): one object, not to be changed. */
@@ -102,12 +118,9 @@ export class TranslatedTexts {
     readonly original: string,
     rows: TranslatedRow[],
   ) {
-    this.languages = TranslatedTexts.answering(chain, original);
-    for (const { column, field } of TranslatedTexts.columnsOf(chain, original)) {
-      const own = this.columns.get(field);
-      if (own) own.push(column);
-      else this.columns.set(field, [column]);
-    }
+    const layout = TranslatedTexts.layoutOf(chain, original);
+    this.languages = layout.languages;
+    this.columns = layout.byField;
     for (const row of rows) {
       const kind = row.kind as TranslatedKind;
       let ofKind = this.rows.get(kind);
@@ -123,10 +136,36 @@ export class TranslatedTexts {
   }
 
   /** The columns of a {@link TranslatedRow} for a chain: each language answering before the original, with each field. */
-  static columnsOf(chain: readonly string[], original: string): Array<{ column: string; language: string; field: string }> {
-    return TranslatedTexts.answering(chain, original).flatMap((language, index) =>
-      ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
-    );
+  static columnsOf(chain: readonly string[], original: string): ReadonlyArray<{ column: string; language: string; field: string }> {
+    return TranslatedTexts.layoutOf(chain, original).columns;
+  }
+
+  /** The chain's {@link ChainLayout}: worked out once for each chain (the same array) and original. */
+  static layoutOf(chain: readonly string[], original: string): ChainLayout {
+    let ofChain = layouts.get(chain);
+    if (!ofChain) layouts.set(chain, (ofChain = new Map<string, ChainLayout>()));
+    let layout = ofChain.get(original);
+    if (!layout) {
+      const languages = TranslatedTexts.answering(chain, original);
+      const columns = languages.flatMap((language, index) =>
+        ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
+      );
+      const byField = new Map<string, string[]>();
+      for (const { column, field } of columns) {
+        const own = byField.get(field);
+        if (own) own.push(column);
+        else byField.set(field, [column]);
+      }
+      layout = {
+        languages,
+        columns,
+        byField,
+        select: columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join(''),
+        parameters: columns.flatMap(({ language, field }) => [language, field]),
+      };
+      ofChain.set(original, layout);
+    }
+    return layout;
   }
 
   private answerOf(kind: TranslatedKind, id: number): RecordAnswer {
