@@ -185,8 +185,10 @@ export class ContentTranslationsService {
     const rows: TranslatedRow[] = [];
     const kept: Array<Promise<void>> = [];
     for (const [kind, given] of Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>) {
-      const ids = [...new Set([...given].filter((id) => Number.isSafeInteger(id)))];
-      if (ids.length === 0) continue;
+      const distinct = new Set<number>();
+      for (const id of given) if (Number.isSafeInteger(id)) distinct.add(id);
+      if (distinct.size === 0) continue;
+      const ids = Array.from(distinct);
       if (!manager && TERM_KINDS.has(kind)) {
         kept.push(this.termRows(ctx.edition, chain).then((byKind) => pick(byKind.get(kind), ids, rows)));
         continue;

@@ -87,22 +87,22 @@ interface RecordAnswer {
   overrides: Record<string, string> | null;
   key: ContentLanguageKey;
   /** The last record {@link TranslatedTexts.textOf} copied, and its copy. */
-  copyOf?: object;
-  copy?: object;
+  copyOf: object | undefined;
+  copy: object | undefined;
   /** The same for {@link TranslatedTexts.fieldsOf}: the record, and its translated fields (a venue serves every event it holds). */
-  fieldsOf?: object;
-  fields?: object;
+  fieldsOf: object | undefined;
+  fields: object | undefined;
 }
 
 /**
  * The translations of a batch of records as one reader's chain answers them, read in one statement
  * (`ContentTranslationsService.read`), a row per record: a record's text with each field taken from
  * the first language of the chain that has it (the original last), and its {@link ContentLanguageKey}.
- * Each record's answer is worked out once, when first asked for, and shared by every payload of the
- * batch that embeds the record.
+ * Each record's answer is worked out once, from its row, and shared by every payload of the batch
+ * that embeds the record.
  */
 export class TranslatedTexts {
-  private readonly rows = new Map<TranslatedKind, Map<number, TranslatedRow>>();
+  /** Per kind, the answers of its records holding a translation (the others: {@link untranslated}). */
   private readonly answers = new Map<TranslatedKind, Map<number, RecordAnswer>>();
   /** The languages of the chain before the original, the first answering first. */
   private readonly languages: readonly string[];
@@ -110,8 +110,8 @@ export class TranslatedTexts {
   private readonly columns: ReadonlyMap<string, readonly string[]>;
   /** Per `languages` value of a row, its languages sorted: one array shared by the records holding the same ones. */
   private readonly translationLists = new Map<string, string[]>();
-  /** Per kind, the key of its records without any translation (every field in the original): one object, not to be changed. */
-  private readonly untranslatedKeys = new Map<TranslatedKind, ContentLanguageKey>();
+  /** Per kind, the answer of its records without any translation (every field in the original): one object, not to be changed. */
+  private readonly untranslatedAnswers = new Map<TranslatedKind, RecordAnswer>();
 
   constructor(
     readonly chain: readonly string[],
@@ -123,9 +123,9 @@ export class TranslatedTexts {
     this.columns = layout.byField;
     for (const row of rows) {
       const kind = row.kind as TranslatedKind;
-      let ofKind = this.rows.get(kind);
-      if (!ofKind) this.rows.set(kind, (ofKind = new Map<number, TranslatedRow>()));
-      ofKind.set(Number(row.record_id), row);
+      let ofKind = this.answers.get(kind);
+      if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
+      ofKind.set(Number(row.record_id), this.answerOfRow(kind, row));
     }
   }
 
@@ -169,16 +169,11 @@ export class TranslatedTexts {
   }
 
   private answerOf(kind: TranslatedKind, id: number): RecordAnswer {
-    let ofKind = this.answers.get(kind);
-    if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
-    let answer = ofKind.get(id);
-    if (answer) return answer;
-    const row = this.rows.get(kind)?.get(id);
-    if (!row) {
-      answer = { overrides: null, key: this.untranslatedKey(kind) };
-      ofKind.set(id, answer);
-      return answer;
-    }
+    return this.answers.get(kind)?.get(id) ?? this.untranslated(kind);
+  }
+
+  /** The answer of a record holding a translation, from its row. */
+  private answerOfRow(kind: TranslatedKind, row: TranslatedRow): RecordAnswer {
     const names = TRANSLATED_FIELDS[kind];
     const fields: Record<string, string> = {};
     let overrides: Record<string, string> | null = null;
@@ -194,25 +189,21 @@ export class TranslatedTexts {
         break;
       }
     }
-    answer = {
-      overrides,
-      key: { original: this.original, answered: fields[names[0]], fields, translations: this.translationsOf(row.languages) },
-    };
-    ofKind.set(id, answer);
-    return answer;
+    const key = { original: this.original, answered: fields[names[0]], fields, translations: this.translationsOf(row.languages) };
+    return { overrides, key, copyOf: undefined, copy: undefined, fieldsOf: undefined, fields: undefined };
   }
 
-  /** The key of a record of `kind` without translations, shared by every such record of the batch. */
-  private untranslatedKey(kind: TranslatedKind): ContentLanguageKey {
-    let key = this.untranslatedKeys.get(kind);
-    if (!key) {
-      const names = TRANSLATED_FIELDS[kind];
+  /** The answer of a record of `kind` without translations, shared by every such record of the batch. */
+  private untranslated(kind: TranslatedKind): RecordAnswer {
+    let answer = this.untranslatedAnswers.get(kind);
+    if (!answer) {
       const fields: Record<string, string> = {};
-      for (const field of names) fields[field] = this.original;
-      key = { original: this.original, answered: this.original, fields, translations: [] };
-      this.untranslatedKeys.set(kind, key);
+      for (const field of TRANSLATED_FIELDS[kind]) fields[field] = this.original;
+      const key = { original: this.original, answered: this.original, fields, translations: [] };
+      answer = { overrides: null, key, copyOf: undefined, copy: undefined, fieldsOf: undefined, fields: undefined };
+      this.untranslatedAnswers.set(kind, answer);
     }
-    return key;
+    return answer;
   }
 
   /** The sorted languages of a row's `languages` (comma-separated), one array per distinct value. */
