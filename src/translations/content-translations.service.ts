@@ -10,15 +10,7 @@ import { noteTranslated } from '../changes/change-commits.js';
 import type { ParamProblems } from '../common/errors/api-error.js';
 import { sanitizeRichText, stripTags } from '../common/text/html.js';
 import { ContentTranslationEntity } from './content-translation.entity.js';
-import {
-  groupTranslations,
-  TRANSLATED,
-  TRANSLATED_FIELDS,
-  TranslatedTexts,
-  type TranslatedKind,
-  type TranslatedRow,
-  type TranslationLine,
-} from './content-translations.js';
+import { TRANSLATED, TRANSLATED_FIELDS, TranslatedTexts, type TranslatedKind, type TranslatedRow } from './content-translations.js';
 
 const LANGUAGE_CODE = /^[a-z]{2}(-[a-z]{2})?$/;
 /** The kinds whose records every edition's reader meets on most pages, few enough to be read whole. */
@@ -179,8 +171,8 @@ export class ContentTranslationsService {
 
   /**
    * The translations of `records` for `ctx`'s edition; null through the default path. One statement
-   * while every kind holds at most a thousand records (a page of any list does), grouped into a row
-   * per record: the languages it has a translation in, and the texts of the languages of the reader's chain.
+   * while every kind holds at most a thousand records (a page of any list does), a row per record:
+   * the languages it has a translation in, and the texts of the languages of the reader's chain.
    * Outside a transaction, the terms' rows come from {@link termRows} (no statement while the data
    * version stays, as the terms themselves), so a page of events asks for its events, venues and
    * organizers alone.
@@ -241,27 +233,17 @@ export class ContentTranslationsService {
     return memo();
   }
 
-  /**
-   * The statement of {@link read}: the translations matching `conditions` (SQL over `t`, with
-   * `parameters`), each with its text only in a language answering before the original (the others
-   * name their languages alone), grouped here into a row per record.
-   */
-  private async grouped(
-    runner: EntityManager,
-    chain: readonly string[],
-    conditions: string,
-    parameters: unknown[],
-  ): Promise<TranslatedRow[]> {
-    const { value, parameters: languages } = TranslatedTexts.layoutOf(chain, this.contentLanguage);
+  /** The statement of {@link read}: a row per record matching `conditions` (SQL over `t`, with `parameters`). */
+  private grouped(runner: EntityManager, chain: readonly string[], conditions: string, parameters: unknown[]): Promise<TranslatedRow[]> {
+    const { select, parameters: texts } = TranslatedTexts.layoutOf(chain, this.contentLanguage);
     // Each id is a range of the primary key; MariaDB would estimate each by two index dives (below
     // 200 ranges), which cost more than the lookups themselves: statistics serve this statement.
     const settings = runner.connection.options.type === 'mariadb' ? 'SET STATEMENT eq_range_index_dive_limit = 1 FOR ' : '';
-    const lines: TranslationLine[] = await runner.query(
-      `${settings}SELECT t.kind AS kind, t.record_id AS record_id, t.language AS language, t.field AS field, ${value} AS value ` +
-        `FROM content_translations t WHERE ${conditions}`,
-      [...languages, ...parameters],
+    return runner.query(
+      `${settings}SELECT t.kind AS kind, t.record_id AS record_id, GROUP_CONCAT(DISTINCT t.language) AS languages${select} ` +
+        `FROM content_translations t WHERE ${conditions} GROUP BY t.kind, t.record_id`,
+      [...texts, ...parameters],
     );
-    return groupTranslations(chain, this.contentLanguage, lines);
   }
 
   /**

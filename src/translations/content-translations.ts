@@ -54,7 +54,7 @@ export interface ContentLanguageKey {
 const ALL_FIELDS = [...new Set(Object.values(TRANSLATED_FIELDS).flat())];
 
 /**
- * One record's translations as `ContentTranslationsService.read` reads them, grouped by record ({@link groupTranslations}):
+ * One record's translations as `ContentTranslationsService.read` selects them, grouped by record:
  * `languages`, every language holding a translation of at least one field (comma-separated), and
  * for each language of the reader's chain before the original and each field, its text (or null)
  * in the column {@link TranslatedTexts.columnsOf} names.
@@ -74,55 +74,9 @@ export interface ChainLayout {
   columns: ReadonlyArray<{ column: string; language: string; field: string }>;
   /** Per field, its columns in the order of `languages`. */
   byField: ReadonlyMap<string, readonly string[]>;
-  /** Per language answering before the original and field, its column. */
-  columnOf: ReadonlyMap<string, ReadonlyMap<string, string>>;
-  /** The statement's text of a translation (null unless its language answers before the original), and its parameters. */
-  value: string;
+  /** The statement's text columns (`, MAX(CASE …) AS column` for each column), and their parameters. */
+  select: string;
   parameters: readonly string[];
-}
-
-/** A translation as `ContentTranslationsService.read` selects it: its text only in a language of the reader's chain. */
-export interface TranslationLine {
-  kind: string;
-  record_id: number | string;
-  language: string;
-  field: string;
-  value: string | null;
-}
-
-/** Whether the comma-separated `list` holds `language`. */
-function holds(list: string, language: string): boolean {
-  for (let at = list.indexOf(language); at !== -1; at = list.indexOf(language, at + 1)) {
-    const end = at + language.length;
-    if ((at === 0 || list.charCodeAt(at - 1) === 44) && (end === list.length || list.charCodeAt(end) === 44)) return true;
-  }
-  return false;
-}
-
-/**
- * The {@link TranslatedRow}s of a chain's translation lines, one per record: every language
- * holding a translation, and the texts of the languages answering before the original.
- */
-export function groupTranslations(chain: readonly string[], original: string, lines: readonly TranslationLine[]): TranslatedRow[] {
-  const { columns, columnOf } = TranslatedTexts.layoutOf(chain, original);
-  const byKind = new Map<string, Map<number, TranslatedRow>>();
-  const rows: TranslatedRow[] = [];
-  for (const line of lines) {
-    const id = Number(line.record_id);
-    let ofKind = byKind.get(line.kind);
-    if (!ofKind) byKind.set(line.kind, (ofKind = new Map<number, TranslatedRow>()));
-    let row = ofKind.get(id);
-    if (!row) {
-      row = { kind: line.kind, record_id: id, languages: line.language };
-      for (const { column } of columns) row[column] = null;
-      ofKind.set(id, row);
-      rows.push(row);
-    } else if (!holds(row.languages as string, line.language)) row.languages = `${row.languages},${line.language}`;
-    if (line.value === null) continue;
-    const column = columnOf.get(line.language)?.get(line.field);
-    if (column !== undefined) row[column] = line.value;
-  }
-  return rows;
 }
 
 /** Per chain (and original), its layout. */
@@ -142,7 +96,7 @@ interface RecordAnswer {
 
 /**
  * The translations of a batch of records as one reader's chain answers them, read in one statement
- * (`ContentTranslationsService.read`), grouped into a row per record: a record's text with each field taken from
+ * (`ContentTranslationsService.read`), a row per record: a record's text with each field taken from
  * the first language of the chain that has it (the original last), and its {@link ContentLanguageKey}.
  * Each record's answer is worked out once, from its row, and shared by every payload of the batch
  * that embeds the record.
@@ -197,22 +151,17 @@ export class TranslatedTexts {
         ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
       );
       const byField = new Map<string, string[]>();
-      const columnOf = new Map<string, Map<string, string>>();
-      for (const { column, language, field } of columns) {
+      for (const { column, field } of columns) {
         const own = byField.get(field);
         if (own) own.push(column);
         else byField.set(field, [column]);
-        const ofLanguage = columnOf.get(language);
-        if (ofLanguage) ofLanguage.set(field, column);
-        else columnOf.set(language, new Map([[field, column]]));
       }
       layout = {
         languages,
         columns,
         byField,
-        columnOf,
-        value: languages.length === 0 ? 'NULL' : `CASE WHEN t.language IN (${languages.map(() => '?').join(', ')}) THEN t.value END`,
-        parameters: languages,
+        select: columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join(''),
+        parameters: columns.flatMap(({ language, field }) => [language, field]),
       };
       ofChain.set(original, layout);
     }
