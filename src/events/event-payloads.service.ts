@@ -18,7 +18,7 @@ import { TagsService } from '../tags/tags.service.js';
 import { ContentTranslationsService } from '../translations/content-translations.service.js';
 import type { TranslatedTexts } from '../translations/content-translations.js';
 import { termLinksOfEvents, termLinksOfEventWith, type TermLink } from '../terms/term-assignments.js';
-import { compareTermNames, type AnyTerm } from '../terms/term-tree.js';
+import { sortTermsByName, type AnyTerm } from '../terms/term-tree.js';
 import type { EventTermResponse } from '../terms/term.response.js';
 import { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -230,7 +230,7 @@ function translateTerms(texts: TranslatedTexts, byEvent: Map<number, EventTermRe
   // the payloads are this answer's own (one per event and term): translated in place
   for (const terms of byEvent.values()) {
     for (const term of terms) texts.withKey(kind, Number(term.id), texts.translateIn(kind, Number(term.id), term));
-    if (terms.length > 1) terms.sort(compareTermNames);
+    sortTermsByName(terms);
   }
 }
 

@@ -41,6 +41,8 @@ export class ContentTranslationsService {
   readonly contentLanguage: string;
   private readonly defaultEdition: string;
   private readonly chains: Record<string, string[]>;
+  /** Per edition without a chain of its own, its chain (one array, whose layout `TranslatedTexts` keeps). */
+  private readonly ownChains = new Map<string, readonly string[]>();
   readonly editions: readonly string[];
   /** Per edition, the terms' rows of the current data version ({@link termRows}). */
   private readonly termRowsOf = new Map<string, () => Promise<Map<string, Map<number, TranslatedRow>>>>();
@@ -72,7 +74,11 @@ export class ContentTranslationsService {
 
   /** The edition's languages in the order they answer, the content language last. */
   chainOf(edition: string): readonly string[] {
-    return this.chains[edition] ?? [edition, this.contentLanguage];
+    const configured = this.chains[edition];
+    if (configured) return configured;
+    let chain = this.ownChains.get(edition);
+    if (!chain) this.ownChains.set(edition, (chain = [edition, this.contentLanguage]));
+    return chain;
   }
 
   /**
@@ -179,8 +185,10 @@ export class ContentTranslationsService {
     const rows: TranslatedRow[] = [];
     const kept: Array<Promise<void>> = [];
     for (const [kind, given] of Object.entries(records) as Array<[TranslatedKind, Iterable<number>]>) {
-      const ids = [...new Set([...given].filter((id) => Number.isSafeInteger(id)))];
-      if (ids.length === 0) continue;
+      const distinct = new Set<number>();
+      for (const id of given) if (Number.isSafeInteger(id)) distinct.add(id);
+      if (distinct.size === 0) continue;
+      const ids = Array.from(distinct);
       if (!manager && TERM_KINDS.has(kind)) {
         kept.push(this.termRows(ctx.edition, chain).then((byKind) => pick(byKind.get(kind), ids, rows)));
         continue;
@@ -227,15 +235,14 @@ export class ContentTranslationsService {
 
   /** The statement of {@link read}: a row per record matching `conditions` (SQL over `t`, with `parameters`). */
   private grouped(runner: EntityManager, chain: readonly string[], conditions: string, parameters: unknown[]): Promise<TranslatedRow[]> {
-    const columns = TranslatedTexts.columnsOf(chain, this.contentLanguage);
-    const texts = columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join('');
+    const { select, parameters: texts } = TranslatedTexts.layoutOf(chain, this.contentLanguage);
     // Each id is a range of the primary key; MariaDB would estimate each by two index dives (below
     // 200 ranges), which cost more than the lookups themselves: statistics serve this statement.
     const settings = runner.connection.options.type === 'mariadb' ? 'SET STATEMENT eq_range_index_dive_limit = 1 FOR ' : '';
     return runner.query(
-      `${settings}SELECT t.kind AS kind, t.record_id AS record_id, GROUP_CONCAT(DISTINCT t.language) AS languages${texts} ` +
+      `${settings}SELECT t.kind AS kind, t.record_id AS record_id, GROUP_CONCAT(DISTINCT t.language) AS languages${select} ` +
         `FROM content_translations t WHERE ${conditions} GROUP BY t.kind, t.record_id`,
-      [...columns.flatMap(({ language, field }) => [language, field]), ...parameters],
+      [...texts, ...parameters],
     );
   }
 

@@ -57,6 +57,27 @@ describe('TranslatedTexts', () => {
     });
     expect(texts.keyOf('venue', 1).answered).toBe('pt-br');
   });
+
+  it('gives records holding the same languages equal keys, sorted', () => {
+    const shared = new TranslatedTexts(
+      chain,
+      'en',
+      grouped(chain, 'en', [
+        ['es', 'title', 'Uno', 'event', 1],
+        ['de', 'title', 'Eins', 'event', 1],
+        ['de', 'title', 'Zwei', 'event', 2],
+        ['es', 'title', 'Dos', 'event', 2],
+      ]),
+    );
+    expect(shared.keyOf('event', 1)).toEqual(shared.keyOf('event', 2));
+    expect(shared.keyOf('event', 2).translations).toEqual(['de', 'es']);
+    expect(shared.keyOf('event', 3)).toEqual({
+      original: 'en',
+      answered: 'en',
+      fields: { title: 'en', description: 'en', excerpt: 'en' },
+      translations: [],
+    });
+  });
 });
 
 describe('translationsInput', () => {

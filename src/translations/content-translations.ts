@@ -66,49 +66,66 @@ export interface TranslatedRow {
   [column: string]: unknown;
 }
 
+/** A chain's columns of a {@link TranslatedRow}, worked out once per chain ({@link TranslatedTexts.layoutOf}). */
+export interface ChainLayout {
+  /** The languages of the chain that answer before the original's text. */
+  languages: readonly string[];
+  /** Each language answering before the original, with each field: its column. */
+  columns: ReadonlyArray<{ column: string; language: string; field: string }>;
+  /** Per field, its columns in the order of `languages`. */
+  byField: ReadonlyMap<string, readonly string[]>;
+  /** The statement's text columns (`, MAX(CASE …) AS column` for each column), and their parameters. */
+  select: string;
+  parameters: readonly string[];
+}
+
+/** Per chain (and original), its layout. */
+const layouts = new WeakMap<readonly string[], Map<string, ChainLayout>>();
+
 /** What one record of a batch answers: its translated fields' texts (null: none), and its language key. */
 interface RecordAnswer {
   overrides: Record<string, string> | null;
   key: ContentLanguageKey;
   /** The last record {@link TranslatedTexts.textOf} copied, and its copy. */
-  copyOf?: object;
-  copy?: object;
+  copyOf: object | undefined;
+  copy: object | undefined;
   /** The same for {@link TranslatedTexts.fieldsOf}: the record, and its translated fields (a venue serves every event it holds). */
-  fieldsOf?: object;
-  fields?: object;
+  fieldsOf: object | undefined;
+  fields: object | undefined;
 }
 
 /**
  * The translations of a batch of records as one reader's chain answers them, read in one statement
  * (`ContentTranslationsService.read`), a row per record: a record's text with each field taken from
  * the first language of the chain that has it (the original last), and its {@link ContentLanguageKey}.
- * Each record's answer is worked out once, when first asked for, and shared by every payload of the
- * batch that embeds the record.
+ * Each record's answer is worked out once, from its row, and shared by every payload of the batch
+ * that embeds the record.
  */
 export class TranslatedTexts {
-  private readonly rows = new Map<TranslatedKind, Map<number, TranslatedRow>>();
+  /** Per kind, the answers of its records holding a translation (the others: {@link untranslated}). */
   private readonly answers = new Map<TranslatedKind, Map<number, RecordAnswer>>();
   /** The languages of the chain before the original, the first answering first. */
   private readonly languages: readonly string[];
   /** Per field, its columns of a row in the order of {@link languages}. */
-  private readonly columns = new Map<string, string[]>();
+  private readonly columns: ReadonlyMap<string, readonly string[]>;
+  /** Per `languages` value of a row, its languages sorted: one array shared by the records holding the same ones. */
+  private readonly translationLists = new Map<string, string[]>();
+  /** Per kind, the answer of its records without any translation (every field in the original): one object, not to be changed. */
+  private readonly untranslatedAnswers = new Map<TranslatedKind, RecordAnswer>();
 
   constructor(
     readonly chain: readonly string[],
     readonly original: string,
     rows: TranslatedRow[],
   ) {
-    this.languages = TranslatedTexts.answering(chain, original);
-    for (const { column, field } of TranslatedTexts.columnsOf(chain, original)) {
-      const own = this.columns.get(field);
-      if (own) own.push(column);
-      else this.columns.set(field, [column]);
-    }
+    const layout = TranslatedTexts.layoutOf(chain, original);
+    this.languages = layout.languages;
+    this.columns = layout.byField;
     for (const row of rows) {
       const kind = row.kind as TranslatedKind;
-      let ofKind = this.rows.get(kind);
-      if (!ofKind) this.rows.set(kind, (ofKind = new Map<number, TranslatedRow>()));
-      ofKind.set(Number(row.record_id), row);
+      let ofKind = this.answers.get(kind);
+      if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
+      ofKind.set(Number(row.record_id), this.answerOfRow(kind, row));
     }
   }
 
@@ -119,25 +136,51 @@ export class TranslatedTexts {
   }
 
   /** The columns of a {@link TranslatedRow} for a chain: each language answering before the original, with each field. */
-  static columnsOf(chain: readonly string[], original: string): Array<{ column: string; language: string; field: string }> {
-    return TranslatedTexts.answering(chain, original).flatMap((language, index) =>
-      ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
-    );
+  static columnsOf(chain: readonly string[], original: string): ReadonlyArray<{ column: string; language: string; field: string }> {
+    return TranslatedTexts.layoutOf(chain, original).columns;
+  }
+
+  /** The chain's {@link ChainLayout}: worked out once for each chain (the same array) and original. */
+  static layoutOf(chain: readonly string[], original: string): ChainLayout {
+    let ofChain = layouts.get(chain);
+    if (!ofChain) layouts.set(chain, (ofChain = new Map<string, ChainLayout>()));
+    let layout = ofChain.get(original);
+    if (!layout) {
+      const languages = TranslatedTexts.answering(chain, original);
+      const columns = languages.flatMap((language, index) =>
+        ALL_FIELDS.map((field) => ({ column: `t${index}_${field}`, language, field })),
+      );
+      const byField = new Map<string, string[]>();
+      for (const { column, field } of columns) {
+        const own = byField.get(field);
+        if (own) own.push(column);
+        else byField.set(field, [column]);
+      }
+      layout = {
+        languages,
+        columns,
+        byField,
+        select: columns.map(({ column }) => `, MAX(CASE WHEN t.language = ? AND t.field = ? THEN t.value END) AS ${column}`).join(''),
+        parameters: columns.flatMap(({ language, field }) => [language, field]),
+      };
+      ofChain.set(original, layout);
+    }
+    return layout;
   }
 
   private answerOf(kind: TranslatedKind, id: number): RecordAnswer {
-    let ofKind = this.answers.get(kind);
-    if (!ofKind) this.answers.set(kind, (ofKind = new Map<number, RecordAnswer>()));
-    let answer = ofKind.get(id);
-    if (answer) return answer;
-    const row = this.rows.get(kind)?.get(id);
+    return this.answers.get(kind)?.get(id) ?? this.untranslated(kind);
+  }
+
+  /** The answer of a record holding a translation, from its row. */
+  private answerOfRow(kind: TranslatedKind, row: TranslatedRow): RecordAnswer {
     const names = TRANSLATED_FIELDS[kind];
     const fields: Record<string, string> = {};
     let overrides: Record<string, string> | null = null;
     for (const field of names) {
       fields[field] = this.original;
-      const columns = row ? this.columns.get(field) : undefined;
-      if (!row || !columns) continue;
+      const columns = this.columns.get(field);
+      if (!columns) continue;
       for (let index = 0; index < columns.length; index++) {
         const value = row[columns[index]];
         if (typeof value !== 'string') continue;
@@ -146,10 +189,32 @@ export class TranslatedTexts {
         break;
       }
     }
-    const translations = row?.languages ? row.languages.split(',').sort() : [];
-    answer = { overrides, key: { original: this.original, answered: fields[names[0]], fields, translations } };
-    ofKind.set(id, answer);
+    const key = { original: this.original, answered: fields[names[0]], fields, translations: this.translationsOf(row.languages) };
+    return { overrides, key, copyOf: undefined, copy: undefined, fieldsOf: undefined, fields: undefined };
+  }
+
+  /** The answer of a record of `kind` without translations, shared by every such record of the batch. */
+  private untranslated(kind: TranslatedKind): RecordAnswer {
+    let answer = this.untranslatedAnswers.get(kind);
+    if (!answer) {
+      const fields: Record<string, string> = {};
+      for (const field of TRANSLATED_FIELDS[kind]) fields[field] = this.original;
+      const key = { original: this.original, answered: this.original, fields, translations: [] };
+      answer = { overrides: null, key, copyOf: undefined, copy: undefined, fieldsOf: undefined, fields: undefined };
+      this.untranslatedAnswers.set(kind, answer);
+    }
     return answer;
+  }
+
+  /** The sorted languages of a row's `languages` (comma-separated), one array per distinct value. */
+  private translationsOf(languages: string | null): string[] {
+    const given = languages ?? '';
+    let sorted = this.translationLists.get(given);
+    if (!sorted) {
+      sorted = given === '' ? [] : given.split(',').sort();
+      this.translationLists.set(given, sorted);
+    }
+    return sorted;
   }
 
   /** A copy of `record` (same prototype) with its translated fields in the reader's languages; the record itself when none is. */
@@ -190,13 +255,19 @@ export class TranslatedTexts {
     return payload;
   }
 
-  /** The record's {@link ContentLanguageKey}: one object per record of the batch, not to be changed. */
+  /**
+   * The record's {@link ContentLanguageKey}, not to be changed: one object per record of the batch,
+   * shared by the records of a kind without translations; records holding the same languages share
+   * the `translations` array.
+   */
   keyOf(kind: TranslatedKind, id: number): ContentLanguageKey {
     return this.answerOf(kind, id).key;
   }
 
   /** `payload` with the record's {@link ContentLanguageKey} added last, as `language`. */
   withKey<P extends object>(kind: TranslatedKind, id: number, payload: P): P & { language: ContentLanguageKey } {
-    return Object.assign(payload, { language: this.keyOf(kind, id) });
+    const keyed = payload as P & { language: ContentLanguageKey };
+    keyed.language = this.keyOf(kind, id);
+    return keyed;
   }
 }
