@@ -1,4 +1,7 @@
 import { EventEmitter } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pino from 'pino';
 import { TurnBatchedLines } from './startup-log.js';
 
@@ -19,7 +22,11 @@ class Target extends EventEmitter {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-const batched = (target: Target) => new TurnBatchedLines(target as unknown as ReturnType<typeof pino.destination>);
+/** The file standing for standard output, and what was written to it. */
+const file = join(mkdtempSync(join(tmpdir(), 'turn-batched-')), 'out');
+const fd = openSync(file, 'w');
+afterAll(() => closeSync(fd));
+const batched = (target: Target) => new TurnBatchedLines(target as unknown as ReturnType<typeof pino.destination>, fd);
 
 describe('TurnBatchedLines', () => {
   it('writes the lines of one turn of the event loop together, at the end of that turn', async () => {
@@ -36,12 +43,17 @@ describe('TurnBatchedLines', () => {
     expect(target.calls).toEqual(['write a\nb\n', 'write c\n']);
   });
 
-  it('writes what waits at once when flushed synchronously (at exit)', () => {
+  it('writes everything at once when flushed synchronously (at exit): what the stream holds, then the lines of the turn to the descriptor', async () => {
     const target = new Target();
     const lines = batched(target);
     lines.write('a\n');
+    lines.write('b\n');
     lines.flushSync();
-    expect(target.calls).toEqual(['write a\n', 'flushSync']);
+    expect(target.calls).toEqual(['flushSync']);
+    expect(readFileSync(file, 'utf8')).toBe('a\nb\n');
+    // nothing is written twice when the turn ends
+    await turn();
+    expect(target.calls).toEqual(['flushSync']);
   });
 
   it('ends the stream after the lines that wait, and takes nothing after', async () => {

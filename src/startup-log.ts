@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { LoggerService } from '@nestjs/common';
 import { Logger, PinoLogger, type Params } from 'nestjs-pino';
 import pino from 'pino';
@@ -27,9 +28,11 @@ export class TurnBatchedLines implements pino.DestinationStream {
   /** Ended ({@link end}) or closed: takes no more lines. */
   private ended = false;
 
-  constructor(private readonly target: ReturnType<typeof pino.destination>) {
+  constructor(
+    private readonly target: ReturnType<typeof pino.destination>,
+    private readonly fd: number,
+  ) {
     target.once('close', () => (this.ended = true));
-    // after pino's own exit handler of `target` (registered when it was made): what this one adds, it flushes itself
     process.once('exit', () => this.flushSync());
   }
 
@@ -42,9 +45,18 @@ export class TurnBatchedLines implements pino.DestinationStream {
     return true;
   }
 
+  /**
+   * Writes everything now, synchronously (at exit nothing asynchronous completes): what the stream
+   * holds, then the lines of this turn straight to the file descriptor (a write of the stream would
+   * start an asynchronous one).
+   */
   flushSync(): void {
-    this.writeTurn();
-    if (!this.ended) this.target.flushSync();
+    this.scheduled = false;
+    if (this.ended) return;
+    this.target.flushSync();
+    const text = this.pending;
+    this.pending = '';
+    if (text !== '') writeSync(this.fd, text);
   }
 
   /** Ends the stream once every line is written (`close` then). */
@@ -77,7 +89,7 @@ let destination: pino.DestinationStream | undefined;
  * start-up logger's lines and the application's keep their order.
  */
 export function logDestination(): pino.DestinationStream {
-  destination ??= new TurnBatchedLines(pino.destination({ dest: 1, sync: false }));
+  destination ??= new TurnBatchedLines(pino.destination({ dest: 1, sync: false }), 1);
   return destination;
 }
 
