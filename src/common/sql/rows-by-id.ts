@@ -111,17 +111,10 @@ export async function updateById<T extends ObjectLiteral>(
   changed: Partial<T>,
 ): Promise<void> {
   const statement = statementOf(manager, target);
-  const driver = manager.connection.driver;
-  const assignments: string[] = [];
-  const values: unknown[] = [];
-  for (const [property, value] of Object.entries(changed)) {
-    const column = statement.metadata.findColumnWithPropertyPath(property);
-    if (!column || column.isVirtual) throw new TypeError(`${statement.metadata.name} has no column ${property}`);
-    assignments.push(`${driver.escape(column.databaseName)} = ?`);
-    values.push(driver.preparePersistentValue(value, column));
-  }
-  if (assignments.length === 0) return;
-  await manager.query(`UPDATE ${statement.table} SET ${assignments.join(', ')} WHERE ${statement.primary} = ?`, [...values, checkedId(id)]);
+  const { names, values } = columnValues(manager, statement, changed);
+  if (names.length === 0) return;
+  const assignments = names.map((name) => `${name} = ?`).join(', ');
+  await manager.query(`UPDATE ${statement.table} SET ${assignments} WHERE ${statement.primary} = ?`, [...values, checkedId(id)]);
 }
 
 /**
@@ -136,15 +129,7 @@ export async function insertRow<T extends ObjectLiteral>(
   row: Partial<T>,
 ): Promise<number> {
   const statement = statementOf(manager, target);
-  const driver = manager.connection.driver;
-  const names: string[] = [];
-  const values: unknown[] = [];
-  for (const [property, value] of Object.entries(row)) {
-    const column = statement.metadata.findColumnWithPropertyPath(property);
-    if (!column || column.isVirtual) throw new TypeError(`${statement.metadata.name} has no column ${property}`);
-    names.push(driver.escape(column.databaseName));
-    values.push(driver.preparePersistentValue(value, column));
-  }
+  const { names, values } = columnValues(manager, statement, row);
   const result: unknown = await manager.query(
     `INSERT INTO ${statement.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
     values,
@@ -153,4 +138,18 @@ export async function insertRow<T extends ObjectLiteral>(
   const id = typeof result === 'object' && result !== null && 'insertId' in result ? result.insertId : result;
   if (typeof id !== 'number' && typeof id !== 'bigint') throw new TypeError(`${statement.metadata.name}: no generated id`);
   return Number(id);
+}
+
+/** The escaped column names of `properties` (entity properties and values), and each value prepared by the driver for its column. */
+function columnValues(manager: EntityManager, statement: RowsStatement, properties: ObjectLiteral): { names: string[]; values: unknown[] } {
+  const driver = manager.connection.driver;
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const [property, value] of Object.entries(properties)) {
+    const column = statement.metadata.findColumnWithPropertyPath(property);
+    if (!column || column.isVirtual) throw new TypeError(`${statement.metadata.name} has no column ${property}`);
+    names.push(driver.escape(column.databaseName));
+    values.push(driver.preparePersistentValue(value, column));
+  }
+  return { names, values };
 }
