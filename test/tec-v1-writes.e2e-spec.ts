@@ -53,28 +53,24 @@ const DELIBERATE: Record<string, { status: number; code?: string }> = {
   'error-organizer-delete-again-admin': { status: 410, code: 'organizer-is-in-trash' },
 };
 
+/** An end before the start: the end moves to the start (and the event keeps it in later updates). */
+const END_BEFORE_START: Json = {
+  featured: false,
+  start_date: '2027-05-10 20:00:00',
+  end_date: '2027-05-10 20:00:00',
+  start_date_utc: '2027-05-10 18:00:00',
+  end_date_utc: '2027-05-10 18:00:00',
+  duration: '0',
+};
+
 /** Fields of written records where we differ on purpose (docs/API.md): what names a field changes it, and only that. */
 const OURS: Record<string, Json> = {
   // `featured: false` is applied; a PATCH of the title leaves the status alone; the duration follows the end
   'event-put-admin': { featured: false },
   'event-patch-cost-admin': { featured: false },
   'event-put-end-date-only-admin': { featured: false, duration: '16200' },
-  'event-put-end-before-start-admin': {
-    featured: false,
-    start_date: '2027-05-10 20:00:00',
-    end_date: '2027-05-10 20:00:00',
-    start_date_utc: '2027-05-10 18:00:00',
-    end_date_utc: '2027-05-10 18:00:00',
-    duration: '0',
-  },
-  'event-after-updates-admin': {
-    featured: false,
-    start_date: '2027-05-10 20:00:00',
-    end_date: '2027-05-10 20:00:00',
-    start_date_utc: '2027-05-10 18:00:00',
-    end_date_utc: '2027-05-10 18:00:00',
-    duration: '0',
-  },
+  'event-put-end-before-start-admin': END_BEFORE_START,
+  'event-after-updates-admin': END_BEFORE_START,
   'event-patch-draft-title-only-admin': { status: 'draft' },
   // the state of a United States address is its state_province, as v1 answers it
   'venue-create-us-state-admin': { state_province: 'TX' },
