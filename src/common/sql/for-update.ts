@@ -6,5 +6,10 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * transaction at a time and has no row locks, so the select is left as it is there.
  */
 export function forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-  return query.connection.driver.options.type === 'better-sqlite3' ? query : query.setLock('pessimistic_write');
+  return hasRowLocks(query.connection.driver.options) ? query.setLock('pessimistic_write') : query;
+}
+
+/** Whether the database locks rows (`FOR UPDATE`): MySQL/MariaDB do; SQLite has one writer at a time and no row locks. */
+export function hasRowLocks(options: { type: string }): boolean {
+  return options.type !== 'better-sqlite3';
 }

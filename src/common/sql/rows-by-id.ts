@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { hasRowLocks } from './for-update.js';
 import { idChunks } from './id-chunks.js';
 
 /** The statement that reads whole rows of one entity by id, how its rows become entities, and the names an update by id needs. */
@@ -39,7 +40,7 @@ function statementOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>
     table,
     primary: primaryName,
     head: `SELECT ${list} FROM ${table} WHERE ${primaryName} IN (`,
-    lock: driver.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE',
+    lock: hasRowLocks(driver.options) ? ' FOR UPDATE' : '',
     columns,
   };
   ofSource.set(target, statement);
