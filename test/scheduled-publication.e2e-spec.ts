@@ -1,6 +1,7 @@
+import { jest } from '@jest/globals';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ScheduledPublication } from '../src/items/scheduled-publication.js';
+import { NEXT_SCHEDULED_SQL, ScheduledPublication } from '../src/items/scheduled-publication.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { eventBody, eventClient } from './support/events.js';
 import { ADMIN, API, basic, startTestApp, type TestApp } from './support/test-app.js';
@@ -96,6 +97,44 @@ describe('scheduled publication without readers (spec §5.3)', () => {
     const read = await t.http().get(`${API}/events/${event.id}`);
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('publish');
+  });
+
+  it('looks for the next publication time after a write that schedules an event, not after a title update', async () => {
+    // a process whose periodic look never comes within the test: only looks after its own writes arm its timer
+    const quiet = await startTestApp({ ...FAST, SCHEDULED_CHECK_INTERVAL_MS: '600000' }, { sharing: t });
+    try {
+      await quiet.app.get(ScheduledPublication).wake();
+      const looks = jest.spyOn(quiet.app.get<DataSource>(getDataSourceToken()), 'query');
+      const lookCount = () => looks.mock.calls.filter(([sql]) => sql === NEXT_SCHEDULED_SQL).length;
+      const events = eventClient(quiet);
+      const event = await events.make(eventBody({ title: 'Plain' }));
+      // a read waits for the look a write started (ScheduledPublication.beforeRead)
+      expect((await quiet.http().get(`${API}/events/${event.id}`)).status).toBe(200);
+      expect(lookCount()).toBe(1);
+
+      const renamed = await quiet.http().post(`${API}/events/${event.id}`).set('Authorization', admin).send({ title: 'Plain, renamed' });
+      expect(renamed.status).toBe(200);
+      expect((await quiet.http().get(`${API}/events/${event.id}`)).body.title).toBe('Plain, renamed');
+      expect(lookCount()).toBe(1);
+
+      const scheduled = await quiet
+        .http()
+        .post(`${API}/events/${event.id}`)
+        .set('Authorization', admin)
+        .send({ status: 'future', date_utc: utcIn(1500) });
+      expect(scheduled.status).toBe(200);
+      expect(scheduled.body.status).toBe('future');
+      // (a scheduled event is read by its author)
+      expect((await quiet.http().get(`${API}/events/${event.id}`).set('Authorization', admin)).status).toBe(200);
+      expect(lookCount()).toBeGreaterThanOrEqual(2);
+      // published on time by the timer that look armed, with nobody reading
+      const status = async () => (await dataSource().query('SELECT status FROM events WHERE id = ?', [event.id]))[0].status as string;
+      for (let tries = 0; tries < 100 && (await status()) !== 'publish'; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await status()).toBe('publish');
+      expect(await changesOf('event', event.id)).toEqual(['created', 'updated', 'updated', 'published']);
+    } finally {
+      await quiet.close();
+    }
   });
 
   it('publishes once when two processes share the database: one change and one delivery per item', async () => {

@@ -220,7 +220,8 @@ export class EventsService {
 
   /** The answer of {@link writeOneEvent}'s write, once committed: the event as written, with the rows it read. */
   private async answerOfWrite(written: OneEventWritten, ctx: RequestContext): Promise<EventResponse> {
-    await this.items.dataChanged(!written.leavesEmbedded);
+    // a write that leaves the embedded rows alone wrote this event's row and change alone
+    await this.items.dataChanged(!written.leavesEmbedded, !written.leavesEmbedded || written.event.status === 'future');
     ctx.subject = written.event;
     const [body] = await this.payloads.of([written.event], ctx, undefined, false, undefined, written.links);
     return body;

@@ -148,10 +148,12 @@ export class ItemsService {
    * After a committed write: cached answers and per-version values are stale (the answer to the
    * write itself is built from fresh data), and scheduled items must be checked again.
    * `embeddedRowsWritten` false: the write vouches that it changed no venue, organizer or term row
-   * (nor a term's count).
+   * (nor a term's count). `mayHaveScheduled` false: it vouches that no row it wrote is scheduled
+   * (`future`), so the earliest publication time known stays right, or early when it published or
+   * trashed the item that set it (the wake-up then finds nothing due and looks again).
    */
-  async dataChanged(embeddedRowsWritten = true): Promise<void> {
-    this.publication.written();
+  async dataChanged(embeddedRowsWritten = true, mayHaveScheduled = true): Promise<void> {
+    if (mayHaveScheduled) this.publication.written();
     await (embeddedRowsWritten ? this.version.bump() : this.version.bumpLeavingEmbedded());
   }
 }

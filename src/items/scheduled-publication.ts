@@ -36,7 +36,8 @@ function instantOf(value: Date | string | null | undefined): number {
  * feed and webhooks report it. Every server process runs it:
  *
  * - it knows the earliest publication time ({@link NEXT_SCHEDULED_SQL}), looked up at start, after
- *   each write of this process, and every `SCHEDULED_CHECK_INTERVAL_MS` (for other processes' writes);
+ *   each write of this process that may have scheduled a row (`ItemsService.dataChanged`), and every
+ *   `SCHEDULED_CHECK_INTERVAL_MS` (for other processes' writes);
  * - a timer wakes it at that time, and it publishes what is due in transactions that lock the due rows
  *   (`FOR UPDATE` on MySQL/MariaDB; SQLite writes one at a time) and publish only rows still
  *   `future`: two processes never publish an item twice, the second finds nothing left;
