@@ -99,7 +99,7 @@ describe('scheduled publication without readers (spec §5.3)', () => {
     expect(read.body.status).toBe('publish');
   });
 
-  it('looks for the next publication time after a write that schedules an event, not after a title update', async () => {
+  it('looks for the next publication time after a write that may schedule a row, not after a plain create or a title update', async () => {
     // a process whose periodic look never comes within the test: only looks after its own writes arm its timer
     const quiet = await startTestApp({ ...FAST, SCHEDULED_CHECK_INTERVAL_MS: '600000' }, { sharing: t });
     try {
@@ -107,14 +107,19 @@ describe('scheduled publication without readers (spec §5.3)', () => {
       const looks = jest.spyOn(quiet.app.get<DataSource>(getDataSourceToken()), 'query');
       const lookCount = () => looks.mock.calls.filter(([sql]) => sql === NEXT_SCHEDULED_SQL).length;
       const events = eventClient(quiet);
-      const event = await events.make(eventBody({ title: 'Plain' }));
       // a read waits for the look a write started (ScheduledPublication.beforeRead)
-      expect((await quiet.http().get(`${API}/events/${event.id}`)).status).toBe(200);
+      const read = (id: number) => quiet.http().get(`${API}/events/${id}`).set('Authorization', admin);
+      const event = await events.make(eventBody({ title: 'Plain' }));
+      expect((await read(event.id)).status).toBe(200);
+      expect(lookCount()).toBe(0);
+      // a venue made inline might be scheduled
+      const withVenue = await events.make(eventBody({ title: 'With a new hall', venue: { venue: 'Hall made inline' } }));
+      expect((await read(withVenue.id)).status).toBe(200);
       expect(lookCount()).toBe(1);
 
       const renamed = await quiet.http().post(`${API}/events/${event.id}`).set('Authorization', admin).send({ title: 'Plain, renamed' });
       expect(renamed.status).toBe(200);
-      expect((await quiet.http().get(`${API}/events/${event.id}`)).body.title).toBe('Plain, renamed');
+      expect((await read(event.id)).body.title).toBe('Plain, renamed');
       expect(lookCount()).toBe(1);
 
       const scheduled = await quiet
@@ -124,8 +129,7 @@ describe('scheduled publication without readers (spec §5.3)', () => {
         .send({ status: 'future', date_utc: utcIn(1500) });
       expect(scheduled.status).toBe(200);
       expect(scheduled.body.status).toBe('future');
-      // (a scheduled event is read by its author)
-      expect((await quiet.http().get(`${API}/events/${event.id}`).set('Authorization', admin)).status).toBe(200);
+      expect((await read(event.id)).status).toBe(200);
       expect(lookCount()).toBeGreaterThanOrEqual(2);
       // published on time by the timer that look armed, with nobody reading
       const status = async () => (await dataSource().query('SELECT status FROM events WHERE id = ?', [event.id]))[0].status as string;

@@ -111,7 +111,7 @@ export class EventsService {
         return { event, links };
       }),
     );
-    await this.items.dataChanged();
+    await this.items.dataChanged(true, mayHaveScheduled(event, input));
     // a series' start may change the main event's row: read it then
     const created = series ? await this.dataSource.getRepository(EventEntity).findOneByOrFail({ id: event.id }) : event;
     ctx.subject = created;
@@ -156,7 +156,7 @@ export class EventsService {
         }),
       ),
     );
-    return this.answerOfWrite(written, ctx);
+    return this.answerOfWrite(written, ctx, input);
   }
 
   async remove(ref: ItemRef, ctx: RequestContext, scope?: RecurrenceScope): Promise<EventResponse> {
@@ -219,9 +219,8 @@ export class EventsService {
   }
 
   /** The answer of {@link writeOneEvent}'s write, once committed: the event as written, with the rows it read. */
-  private async answerOfWrite(written: OneEventWritten, ctx: RequestContext): Promise<EventResponse> {
-    // a write that leaves the embedded rows alone wrote this event's row and change alone
-    await this.items.dataChanged(!written.leavesEmbedded, !written.leavesEmbedded || written.event.status === 'future');
+  private async answerOfWrite(written: OneEventWritten, ctx: RequestContext, input?: UpdateEventDto): Promise<EventResponse> {
+    await this.items.dataChanged(!written.leavesEmbedded, mayHaveScheduled(written.event, input));
     ctx.subject = written.event;
     const [body] = await this.payloads.of([written.event], ctx, undefined, false, undefined, written.links);
     return body;
@@ -285,4 +284,15 @@ export class EventsService {
       throw Object.assign(new ApiError(500, ItemErrorCode.couldNot(operation, 'event')), { cause: error });
     }
   }
+}
+
+/**
+ * Whether an event write may have left a row scheduled (`future`): its event is, or it may have
+ * created a venue or organizer inline (`ItemsService.dataChanged`). Terms are never scheduled.
+ */
+function mayHaveScheduled(event: EventEntity, input?: UpdateEventDto): boolean {
+  return (
+    event.status === 'future' ||
+    [input?.venue, ...(input?.organizer ?? [])].some((link) => link !== undefined && link !== null && link.kind !== 'id')
+  );
 }
