@@ -8,19 +8,42 @@ export function labelOf(row) {
   return { memory: 'node:http from memory', floor: 'framework floor', handler: 'hand-written handler' }[row.target];
 }
 
-// rows of a pair's rounds are compared by `pairs` alone
-const measured = (rows) => rows.filter((row) => row.requestsPerSecond !== undefined && row.pair === undefined);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * The rows measured, one per size, target, scenario and settings: a scenario measured in rounds
+ * (a cached read beside the floor) as the medians of its rounds, with the rounds kept in `rounds`.
+ * Rows of a pair's rounds are compared by `pairs` alone.
+ */
+function measured(rows) {
+  const groups = new Map();
+  for (const row of rows.filter((candidate) => candidate.requestsPerSecond !== undefined && candidate.pair === undefined)) {
+    const key = JSON.stringify([row.size, row.target, row.scenario, row.settings, row.cache]);
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()].map((group) => {
+    if (group.length === 1 && group[0].round === undefined) return group[0];
+    const of = (field) => Math.round(median(group.map((row) => row[field])));
+    return { ...group[0], round: undefined, requestsPerSecond: of('requestsPerSecond'), p50: of('p50'), p99: of('p99'), rounds: group };
+  });
+}
 const find = (rows, size, target, scenario, settings) =>
-  rows.find(
+  measured(rows).find(
     (row) =>
-      row.pair === undefined &&
-      row.size === size &&
-      row.target === target &&
-      row.scenario === scenario &&
-      row.requestsPerSecond !== undefined &&
-      (settings === undefined || row.settings === settings),
+      row.size === size && row.target === target && row.scenario === scenario && (settings === undefined || row.settings === settings),
   );
-const ratio = (row, yardstick) => row.requestsPerSecond / Math.max(yardstick.requestsPerSecond, 1);
+/** The service's rate over the yardstick's; of two rows measured in the same rounds, the median of the rounds' ratios. */
+const ratio = (row, yardstick) => {
+  const rounds = (row.rounds ?? [])
+    .map((own) => [own, yardstick.rounds?.find((other) => other.round === own.round)])
+    .filter(([, other]) => other !== undefined);
+  if (rounds.length > 0) return median(rounds.map(([own, other]) => own.requestsPerSecond / Math.max(other.requestsPerSecond, 1)));
+  return row.requestsPerSecond / Math.max(yardstick.requestsPerSecond, 1);
+};
 const number = (value) => value.toLocaleString('en');
 
 /** Lines of the side-by-side table: each service row with the yardsticks of its scenario and the ratios. */
@@ -41,12 +64,6 @@ export function sideBySide(rows) {
   }
   return lines;
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** How much slower a list through an edition may be than the same list through the default path (issue 48). */
 const EDITION_RATIO = 1.3;
@@ -121,9 +138,11 @@ export function targets(rows) {
     for (const settings of [...new Set(rows.filter((row) => row.size === size && row.settings).map((row) => row.settings))]) {
       for (const target of TARGETS) {
         const row = find(rows, size, 'service', target.scenario, settings);
-        const yardstick = target.against
+        // another scenario of the service was measured at other times: its median alone compares
+        const found = target.against
           ? find(rows, size, target.against, target.scenario)
           : find(rows, size, 'service', target.againstScenario, settings);
+        const yardstick = found && !target.against ? { ...found, rounds: undefined } : found;
         if (!row || !yardstick) continue;
         const share = Number((target.share * (1 - slack)).toFixed(2));
         const p99 = target.p99 && Math.round(target.p99 * (1 + slack));
@@ -132,7 +151,7 @@ export function targets(rows) {
           : `${share === 1 ? '' : `${share} of `}the service's ${target.againstScenario} rate`;
         checks.push({
           name: `${size} events, ${settings} settings${at}: ${target.scenario} ≥ ${threshold}${p99 ? `, p99 ≤ ${p99} ms` : ''}`,
-          value: `${number(row.requestsPerSecond)} vs ${number(yardstick.requestsPerSecond)} req/s = ${ratio(row, yardstick).toFixed(2)}, p99 ${row.p99} ms`,
+          value: `${number(row.requestsPerSecond)} vs ${number(yardstick.requestsPerSecond)} req/s = ${ratio(row, yardstick).toFixed(2)}, p99 ${row.p99} ms${roundsOf(row, yardstick)}`,
           met: binding ? ratio(row, yardstick) >= share && (!p99 || row.p99 <= p99) : null,
         });
       }
@@ -174,6 +193,13 @@ export function targets(rows) {
     met: failures.length === 0,
   });
   return checks;
+}
+
+/** How a target's figures were taken, when in rounds: medians of them. */
+function roundsOf(row, yardstick) {
+  const paired = (row.rounds ?? []).filter((own) => yardstick.rounds?.some((other) => other.round === own.round)).length;
+  if (paired > 0) return ` (medians of ${paired} rounds in turn)`;
+  return row.rounds ? ` (medians of ${row.rounds.length} rounds)` : '';
 }
 
 /** The check lines as the bench prints them. */
