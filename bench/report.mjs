@@ -138,11 +138,9 @@ export function targets(rows) {
     for (const settings of [...new Set(rows.filter((row) => row.size === size && row.settings).map((row) => row.settings))]) {
       for (const target of TARGETS) {
         const row = find(rows, size, 'service', target.scenario, settings);
-        // another scenario of the service was measured at other times: its median alone compares
-        const found = target.against
+        const yardstick = target.against
           ? find(rows, size, target.against, target.scenario)
           : find(rows, size, 'service', target.againstScenario, settings);
-        const yardstick = found && !target.against ? { ...found, rounds: undefined } : found;
         if (!row || !yardstick) continue;
         const share = Number((target.share * (1 - slack)).toFixed(2));
         const p99 = target.p99 && Math.round(target.p99 * (1 + slack));
