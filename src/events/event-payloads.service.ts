@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { findIn } from '../common/sql/find-in.js';
+import { rowsById } from '../common/sql/rows-by-id.js';
 import type { CostConfig, EventsConfig } from '../config/app-config.js';
 import { canWriteItem } from '../common/auth/permissions.js';
 import type { AuthUser, RequestContext } from '../common/http/request-context.js';
@@ -96,11 +96,11 @@ export class EventPayloadsService {
     const rows = known?.rows;
     const termIds = (list: TermLink[]) => list.map((link) => Number(link.termId));
     const [venues, organizers, categories, tags, series, texts] = await Promise.all([
-      rows?.venues ?? findIn(runner, VenueEntity, venueIds),
-      rows?.organizers ?? findIn(runner, OrganizerEntity, organizerIds),
+      rows?.venues ?? rowsById(runner, VenueEntity, venueIds),
+      rows?.organizers ?? rowsById(runner, OrganizerEntity, organizerIds),
       this.categories.embeddedTermsOfEvents(ids, ctx.api, manager, categoryLinks, rows?.categories),
       this.tags.embeddedTermsOfEvents(ids, ctx.api, manager, tagLinks, rows?.tags),
-      findIn(runner, EventSeriesEntity, seriesIds),
+      rowsById(runner, EventSeriesEntity, seriesIds),
       // through an edition's path: the translations of everything the answer holds, in one statement
       this.translations.read(
         ctx,
@@ -182,10 +182,10 @@ export class EventPayloadsService {
     const { kept, missing } = this.embeddedRowsKept.find(embeddedAt, ids);
     // only the rows not kept at this version are read (no statement for a kind whose rows all were)
     const read: EmbeddedRows = {
-      venues: await findIn(manager, VenueEntity, missing.venues),
-      organizers: await findIn(manager, OrganizerEntity, missing.organizers),
-      categories: await findIn(manager, this.categories.definition.entity, missing.categories),
-      tags: await findIn(manager, this.tags.definition.entity, missing.tags),
+      venues: await rowsById(manager, VenueEntity, missing.venues),
+      organizers: await rowsById(manager, OrganizerEntity, missing.organizers),
+      categories: await rowsById(manager, this.categories.definition.entity, missing.categories),
+      tags: await rowsById(manager, this.tags.definition.entity, missing.tags),
     };
     for (const kind of EMBEDDED_KINDS) this.embeddedRowsKept.keep(embeddedAt, kind, read[kind]);
     return {

@@ -1,14 +1,4 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { rowsById } from './rows-by-id.js';
-
-/** Entities of `target` whose id is one of `ids` (one statement per chunk of ids, none for no ids), in no particular order. */
-export function findIn<T extends ObjectLiteral & { id: number }>(
-  manager: EntityManager,
-  target: EntityTarget<T>,
-  ids: number[],
-): Promise<T[]> {
-  return rowsById(manager, target, ids);
-}
 
 /**
  * A statement that lists which of `ids` are rows of `target` (and meet `condition`, SQL over its
