@@ -49,7 +49,8 @@ const number = (value) => value.toLocaleString('en');
 /** Lines of the side-by-side table: each service row with the yardsticks of its scenario and the ratios. */
 export function sideBySide(rows) {
   const cell = (row) => (row ? `${number(row.requestsPerSecond)} (${row.p99})` : '-');
-  const share = (row, yardstick) => (yardstick ? ratio(row, yardstick).toFixed(2) : '-');
+  // a yardstick that answered nothing within the run has no ratio to give
+  const share = (row, yardstick) => (!yardstick ? '-' : yardstick.requestsPerSecond > 0 ? ratio(row, yardstick).toFixed(2) : 'none');
   const lines = [
     'req/s (p99 ms); ratios are the service over each yardstick, measured in the same run',
     `${'size'.padStart(8)}  ${'scenario'.padEnd(40)}${'settings'.padEnd(12)}${'service'.padStart(14)}${'floor'.padStart(14)}${'÷floor'.padStart(8)}${'node:http'.padStart(14)}${'÷node'.padStart(7)}${'handler'.padStart(14)}${'÷handler'.padStart(9)}`,

@@ -6,3 +6,13 @@
 export function isRowId(id: number): boolean {
   return Number.isSafeInteger(id) && id > 0;
 }
+
+/**
+ * An id as written into a statement's text: a safe whole number, never text. Anything else is a
+ * programming error (ids reach statements checked), so it throws instead of writing it out.
+ */
+export function checkedId(id: number): string {
+  const value = Number(id);
+  if (!Number.isSafeInteger(value)) throw new TypeError(`not an id: ${String(id)}`);
+  return String(value);
+}

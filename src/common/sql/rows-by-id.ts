@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLit
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { hasRowLocks } from './for-update.js';
 import { idChunks } from './id-chunks.js';
+import { checkedId } from './row-id.js';
 
 /** The statement that reads whole rows of one entity by id, how its rows become entities, and the names an update by id needs. */
 interface RowsStatement {
@@ -89,13 +90,6 @@ export async function rowById<T extends ObjectLiteral>(
 ): Promise<T | null> {
   const [row] = await rowsById(manager, target, [id], lock);
   return row ?? null;
-}
-
-/** An id as written into the statement: ids are whole numbers, never text. */
-function checkedId(id: number): string {
-  const value = Number(id);
-  if (!Number.isSafeInteger(value)) throw new TypeError(`not an id: ${String(id)}`);
-  return String(value);
 }
 
 /**
