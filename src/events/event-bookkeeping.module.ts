@@ -10,6 +10,7 @@ import { TERM_EVENTS, type TermEvents } from '../terms/term-events.js';
 import { EventOrganizerEntity } from './event-organizer.entity.js';
 import { keepingTermCounts } from './event-term-counts.js';
 import { EventEntity } from './event.entity.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 /** The events' side of the item and taxonomy rules: links, lookups and scheduled publishing. */
 @Injectable()
@@ -17,7 +18,7 @@ export class EventBookkeeping implements ItemEvents, TermEvents {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async exists(id: number): Promise<boolean> {
-    return Number.isSafeInteger(id) && id > 0 && this.dataSource.getRepository(EventEntity).existsBy({ id });
+    return isRowId(id) && this.dataSource.getRepository(EventEntity).existsBy({ id });
   }
 
   linkedEventsExist(kind: LinkedKind, eventCondition: string): string {

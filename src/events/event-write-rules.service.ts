@@ -22,6 +22,7 @@ import { detectCurrency } from './event-cost.js';
 import { resolveEventDates, type EventDates } from './event-dates.js';
 import { EventReadsService } from './event-reads.service.js';
 import type { EventEntity } from './event.entity.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 export const WRITE_ORDER = [
   'title',
@@ -60,7 +61,7 @@ const TARGETS = ['categories', 'tags', 'venue', 'organizer'] as const;
 
 /** Ids that may name a row: what a check needs to look up (others are unknown without asking). */
 function rowIds(ids: number[]): number[] {
-  return [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
+  return [...new Set(ids.filter((id) => isRowId(id)))];
 }
 
 /** Planned links of an event write, resolved inside its transaction. */

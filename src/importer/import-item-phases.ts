@@ -20,6 +20,7 @@ import { convertOrganizer, convertVenue } from './source-linked-records.js';
 import { convertTerm, type EventRecord, type LinkRef } from './source-records.js';
 import type { Resource } from './source-site.js';
 import { sourcePassword } from './source-survey.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 /** Venues, organizers or events, page by page; the run row remembers the last page written. */
 export async function itemsPhase(state: RunState, resource: Resource, fromPage: number, trash: boolean): Promise<boolean> {
@@ -90,7 +91,7 @@ export async function importRaw(state: RunState, resource: Resource, raw: Record
     if (single.kind === 'found' && !isRedacted(kind, single.body)) body = single.body;
   }
   const imageId = Number((body.image as { id?: unknown } | undefined)?.id);
-  if (Number.isSafeInteger(imageId) && imageId > 0) state.knownItemIds.add(imageId);
+  if (isRowId(imageId)) state.knownItemIds.add(imageId);
   try {
     const redactedBody = isRedacted(kind, body);
     const protectedAtSource = isProtected(state, kind, body) || redactedBody;

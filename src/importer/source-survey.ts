@@ -2,6 +2,7 @@ import type { ImportKind } from './import-mapping.entity.js';
 import { SourceError, type SourceClient } from './source-client.js';
 import { CREDENTIAL_STATUSES, readList } from './source-reader.js';
 import type { Resource, SourceSite } from './source-site.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 /**
  * What the importer learns about the source beyond its five lists: logins and passwords WordPress
@@ -88,7 +89,7 @@ export async function highestItemId(client: SourceClient, site: SourceSite): Pro
   const found: number[] = [];
   const consider = (value: unknown) => {
     const id = Number(value);
-    if (Number.isSafeInteger(id) && id > 0) found.push(id);
+    if (isRowId(id)) found.push(id);
   };
   const everyStatus = `&status=${[...CREDENTIAL_STATUSES, 'trash'].join(',')}`;
   for (const postType of ['tribe_events', 'tribe_venue', 'tribe_organizer', 'media']) {

@@ -4,6 +4,7 @@ import type { CostConfig } from '../config/app-config.js';
 import { wallToUtc } from '../common/dates/wall-time.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 export interface ConvertSettings {
   /** `wordpress` sources escape text; `plain` ones (this service) do not. */
@@ -93,7 +94,7 @@ export function flag(value: unknown): boolean {
 
 export function positiveId(value: unknown): number | null {
   const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  return isRowId(id) ? id : null;
 }
 
 export function requireId(raw: Raw, what: string): number {

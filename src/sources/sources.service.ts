@@ -22,6 +22,7 @@ import { CalendarSourceEntity } from './calendar-source.entity.js';
 import type { SourceFieldsDto } from './dto/source-fields.dto.js';
 import { runView, sourceView } from './source-views.js';
 import type { SourceResponse, SourceRunResponse } from './source.response.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 const FIELD_ORDER = [
   'url',
@@ -177,7 +178,7 @@ export class SourcesService {
   }
 
   async require(id: number): Promise<CalendarSourceEntity> {
-    const found = Number.isSafeInteger(id) && id > 0 ? await this.sources.findOneBy({ id }) : null;
+    const found = isRowId(id) ? await this.sources.findOneBy({ id }) : null;
     if (!found) throw new ApiError(404, ErrorCode.SourceNotFound, { id });
     return found;
   }

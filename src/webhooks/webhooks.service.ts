@@ -20,6 +20,7 @@ import { newSecret } from './webhook-signature.js';
 import { deactivate, pendingDelivery } from './webhook-store.js';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity.js';
 import { literalAddress, parseTargetUrl, targetProblem } from './webhook-targets.js';
+import { isRowId } from '../common/sql/row-id.js';
 
 const FIELD_ORDER = ['url', 'events', 'description', 'active', 'edition', 'rotate_secret'];
 
@@ -195,7 +196,7 @@ export class WebhooksService {
   }
 
   private async require(id: number): Promise<WebhookSubscriptionEntity> {
-    const found = Number.isSafeInteger(id) && id > 0 ? await this.subscriptions.findOneBy({ id }) : null;
+    const found = isRowId(id) ? await this.subscriptions.findOneBy({ id }) : null;
     if (!found) throw new ApiError(404, ErrorCode.WebhookNotFound, { id });
     return found;
   }
