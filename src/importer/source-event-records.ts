@@ -4,14 +4,15 @@ import { wallToUtc } from '../common/dates/wall-time.js';
 import { normalizeTimezone } from '../common/dates/zones.js';
 import { costDetails, costDisplay, type CurrencyPosition } from '../events/event-cost.js';
 import { itemFields, type EventRecord, type LinkRef } from './source-records.js';
-import { asObject, flag, limited, plainText, positiveId, text, UnusableRecord, validWall, type ConvertSettings } from './source-values.js';
+import { asObject, flag, limited, plainText, text, UnusableRecord, validWall, type ConvertSettings } from './source-values.js';
+import { rowIdOf } from '../common/sql/row-id.js';
 
 function linkRefs(value: unknown): LinkRef[] {
   const list = Array.isArray(value) ? value : asObject(value) ? [value] : [];
   const refs: LinkRef[] = [];
   for (const element of list) {
     const object = asObject(element);
-    const id = positiveId(object ? object.id : element);
+    const id = rowIdOf(object ? object.id : element);
     if (id !== null && !refs.some((ref) => ref.sourceId === id)) refs.push({ sourceId: id, embedded: object });
   }
   return refs;

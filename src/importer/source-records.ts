@@ -18,7 +18,6 @@ import {
   instant,
   limited,
   plainText,
-  positiveId,
   requireId,
   text,
   UnusableRecord,
@@ -26,6 +25,7 @@ import {
   type ConvertSettings,
   type Raw,
 } from './source-values.js';
+import { rowIdOf } from '../common/sql/row-id.js';
 
 export interface SourceImage {
   sourceId: number | null;
@@ -140,7 +140,7 @@ export function sourceImage(value: unknown): SourceImage | null {
     }
   })();
   const extension = (text(image.extension) || IMAGE_EXTENSION.exec(path)?.[1] || '').toLowerCase().slice(0, 10);
-  return { sourceId: positiveId(image.id), url, extension };
+  return { sourceId: rowIdOf(image.id), url, extension };
 }
 
 /** Fields every item shares (events, venues, organizers). */
@@ -155,7 +155,7 @@ export function itemFields(raw: Raw, what: string, settings: ConvertSettings, re
   return {
     sourceId,
     status,
-    authorSourceId: positiveId(raw.author),
+    authorSourceId: rowIdOf(raw.author),
     slug: importSlug(raw.slug),
     dateUtc: publication ?? modified ?? settings.now,
     dateFloating: floating,
@@ -183,7 +183,7 @@ export function convertTerm(value: unknown, kind: 'category' | 'tag', settings: 
     name: limited(plainText(raw.name, settings.flavor), 200, 'name', notes),
     slug: importSlug(raw.slug),
     description: plainText(raw.description, settings.flavor),
-    parentSourceId: kind === 'category' ? (positiveId(raw.parent) ?? 0) : 0,
+    parentSourceId: kind === 'category' ? (rowIdOf(raw.parent) ?? 0) : 0,
     notes,
   };
 }

@@ -4,7 +4,7 @@ import type { CostConfig } from '../config/app-config.js';
 import { wallToUtc } from '../common/dates/wall-time.js';
 import { stripTags } from '../common/text/html.js';
 import { sanitizeSlug } from '../common/text/slug.js';
-import { isRowId } from '../common/sql/row-id.js';
+import { rowIdOf } from '../common/sql/row-id.js';
 
 export interface ConvertSettings {
   /** `wordpress` sources escape text; `plain` ones (this service) do not. */
@@ -92,13 +92,8 @@ export function flag(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true' || value === 'yes';
 }
 
-export function positiveId(value: unknown): number | null {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  return isRowId(id) ? id : null;
-}
-
 export function requireId(raw: Raw, what: string): number {
-  const id = positiveId(raw.id);
+  const id = rowIdOf(raw.id);
   if (id === null) throw new UnusableRecord(`${what} without a numeric id`);
   return id;
 }

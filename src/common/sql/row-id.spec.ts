@@ -1,4 +1,4 @@
-import { checkedId, isRowId } from './row-id.js';
+import { checkedId, isRowId, rowIdOf } from './row-id.js';
 
 describe('isRowId', () => {
   it('takes positive whole numbers up to the largest safe integer', () => {
@@ -18,5 +18,16 @@ describe('checkedId', () => {
   it('throws on anything else rather than write it into a statement', () => {
     for (const id of [1.5, NaN, Infinity, Number.MAX_SAFE_INTEGER + 1, '1) OR (1=1' as unknown as number])
       expect(() => checkedId(id)).toThrow(TypeError);
+  });
+});
+
+describe('rowIdOf', () => {
+  it('takes row ids given as numbers or as digits', () => {
+    expect([7, '7', ' 42 ', String(Number.MAX_SAFE_INTEGER)].map(rowIdOf)).toEqual([7, 7, 42, Number.MAX_SAFE_INTEGER]);
+  });
+
+  it('gives null for anything else', () => {
+    for (const value of [0, '0', -1, '-1', 1.5, '1.5', '1e3', '', 'abc', '99999999999999999999', null, undefined, {}, [3]])
+      expect(rowIdOf(value)).toBeNull();
   });
 });

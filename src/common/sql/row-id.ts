@@ -7,6 +7,12 @@ export function isRowId(id: number): boolean {
   return Number.isSafeInteger(id) && id > 0;
 }
 
+/** The row id a value names (a number, or digits as text, that {@link isRowId} takes); null for anything else. */
+export function rowIdOf(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  return isRowId(id) ? id : null;
+}
+
 /**
  * An id as written into a statement's text: a safe whole number, never text. Anything else is a
  * programming error (ids reach statements checked), so it throws instead of writing it out.

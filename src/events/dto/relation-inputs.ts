@@ -1,7 +1,7 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { Invalid, type ParamParser } from '../../common/validation/param.js';
 import { MAX_LIST_ITEMS, typeErrorFor } from '../../common/validation/parsers.js';
-import { isRowId } from '../../common/sql/row-id.js';
+import { isRowId, rowIdOf } from '../../common/sql/row-id.js';
 
 /** A venue or organizer named by an event write (spec §11.3). */
 export type LinkInput = { kind: 'id'; id: number } | { kind: 'inline'; data: Record<string, unknown> };
@@ -29,9 +29,8 @@ function linkElement(value: unknown, nameField: string): LinkInput | null {
   if (typeof value === 'string') return /^\d+$/.test(value.trim()) && Number(value) > 0 ? { kind: 'id', id: Number(value) } : null;
   if (isPlainObject(value)) {
     if (value.id !== undefined && value.id !== null && value.id !== '') {
-      const id =
-        typeof value.id === 'number' ? value.id : typeof value.id === 'string' && /^\d+$/.test(value.id.trim()) ? Number(value.id) : NaN;
-      return isRowId(id) ? { kind: 'id', id } : null;
+      const id = rowIdOf(value.id);
+      return id === null ? null : { kind: 'id', id };
     }
     if (nameField in value) return { kind: 'inline', data: value };
   }
