@@ -1,7 +1,7 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { Invalid, type ParamParser } from '../../common/validation/param.js';
 import { MAX_LIST_ITEMS, typeErrorFor } from '../../common/validation/parsers.js';
-import { isRowId, rowIdOf } from '../../common/sql/row-id.js';
+import { rowIdOf } from '../../common/sql/row-id.js';
 
 /** A venue or organizer named by an event write (spec §11.3). */
 export type LinkInput = { kind: 'id'; id: number } | { kind: 'inline'; data: Record<string, unknown> };
@@ -25,8 +25,10 @@ function asArray(value: unknown): unknown[] | null {
 }
 
 function linkElement(value: unknown, nameField: string): LinkInput | null {
-  if (typeof value === 'number') return isRowId(value) ? { kind: 'id', id: value } : null;
-  if (typeof value === 'string') return /^\d+$/.test(value.trim()) && Number(value) > 0 ? { kind: 'id', id: Number(value) } : null;
+  if (typeof value === 'number' || typeof value === 'string') {
+    const id = rowIdOf(value);
+    return id === null ? null : { kind: 'id', id };
+  }
   if (isPlainObject(value)) {
     if (value.id !== undefined && value.id !== null && value.id !== '') {
       const id = rowIdOf(value.id);
