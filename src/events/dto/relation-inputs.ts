@@ -24,16 +24,16 @@ function asArray(value: unknown): unknown[] | null {
   return null;
 }
 
+/** The link to the row a number or digits name; null when no row can have that id. */
+function idLink(value: unknown): LinkInput | null {
+  const id = rowIdOf(value);
+  return id === null ? null : { kind: 'id', id };
+}
+
 function linkElement(value: unknown, nameField: string): LinkInput | null {
-  if (typeof value === 'number' || typeof value === 'string') {
-    const id = rowIdOf(value);
-    return id === null ? null : { kind: 'id', id };
-  }
+  if (typeof value === 'number' || typeof value === 'string') return idLink(value);
   if (isPlainObject(value)) {
-    if (value.id !== undefined && value.id !== null && value.id !== '') {
-      const id = rowIdOf(value.id);
-      return id === null ? null : { kind: 'id', id };
-    }
+    if (value.id !== undefined && value.id !== null && value.id !== '') return idLink(value.id);
     if (nameField in value) return { kind: 'inline', data: value };
   }
   return null;
