@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/app-config.js';
 import { startupLines } from '../src/startup-banner.js';
+import { freePort } from './support/free-port.js';
 
 /** The commands an operator copies from the README and the start-up banner, run as written on a SQLite file. */
 const run = promisify(execFile);
@@ -17,15 +18,6 @@ const sqliteEnv = (extra: Record<string, string> = {}) => {
   delete env.DATABASE_URL;
   return env;
 };
-
-/** A port above 48000 that is free right now. */
-async function freeHighPort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = 48000 + Math.floor(Math.random() * 12000);
-    if (await portIsFree(port)) return port;
-  }
-  throw new Error('no free port above 48000');
-}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -105,7 +97,7 @@ describe('npm start', () => {
   });
 
   it('stops its server on SIGTERM: no orphan, the port is free within the grace period', async () => {
-    const port = await freeHighPort();
+    const port = await freePort();
     npm = spawn('npm', ['start'], {
       env: sqliteEnv({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'warn' }),
       stdio: 'ignore',
