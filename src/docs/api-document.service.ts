@@ -37,6 +37,8 @@ const RELATION_FIELDS = new Set(['categories', 'tags', 'venue', 'organizer']);
  */
 @Injectable()
 export class ApiDocumentService {
+  private generate: (() => OpenAPIObject) | null = null;
+  private generated: OpenAPIObject | null = null;
   private document: Json | null = null;
   private readonly editions = new Map<string, Json>();
 
@@ -47,9 +49,22 @@ export class ApiDocumentService {
     private readonly others: OtherNamespaces,
   ) {}
 
-  setDocument(generated: OpenAPIObject): void {
-    this.document = shapeDocument(generated);
+  /**
+   * How the document is generated from the application. It is generated when first asked for (the
+   * docs page, `/doc`, the namespace index), not while the application starts: scanning the
+   * controllers takes about half of a start.
+   */
+  generateWith(generate: () => OpenAPIObject): void {
+    this.generate = generate;
+    this.generated = null;
+    this.document = null;
     this.editions.clear();
+  }
+
+  /** The document as `@nestjs/swagger` generates it, before it is shaped (what Swagger UI is given). */
+  generatedDocument(): OpenAPIObject {
+    if (!this.generate) throw new Error('The OpenAPI document has no application to be generated from yet');
+    return (this.generated ??= this.generate());
   }
 
   /** The English document translated once per edition. */
@@ -178,7 +193,6 @@ export class ApiDocumentService {
   }
 
   private requireDocument(): Json {
-    if (!this.document) throw new Error('The OpenAPI document has not been built yet');
-    return this.document;
+    return (this.document ??= shapeDocument(this.generatedDocument()));
   }
 }

@@ -12,7 +12,7 @@ const DESCRIPTION =
   'The complete contract is the API reference (docs/API.md) in the repository of this service.';
 
 /**
- * Generates the OpenAPI document from the controllers and serves the docs page for people: Swagger
+ * Generates the OpenAPI document from the controllers (when first asked for) and serves the docs page for people: Swagger
  * UI at `/docs` for the default edition and at `/{lang}/docs` for every other one, each showing its
  * edition's document first, with a switch between the editions' documents. It runs while the
  * application initialises, after the lifecycle middleware is mounted, so the docs page gets the
@@ -36,11 +36,13 @@ export class DocsPage implements OnModuleInit {
   onModuleInit(): void {
     if (!this.app) return;
     const app = this.app;
-    const document = SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder().setTitle(TITLE).setDescription(DESCRIPTION).setVersion('1.0.0').addBasicAuth().build(),
+    this.documents.generateWith(() =>
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder().setTitle(TITLE).setDescription(DESCRIPTION).setVersion('1.0.0').addBasicAuth().build(),
+      ),
     );
-    this.documents.setDocument(document);
+    const document = () => this.documents.generatedDocument();
     for (const code of this.editions.codes) {
       // relative to the page, so that it works through whichever host, port or proxy path it is opened
       const urls = this.editions.codes.map((edition) => ({
