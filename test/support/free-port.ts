@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +19,7 @@ const EPHEMERAL_FIRST = (() => {
 const LAST = Math.min(32_767, EPHEMERAL_FIRST - 1);
 const FIRST = Math.max(10_000, LAST - 12_000);
 const RESERVED = join(tmpdir(), 'calendar-test-ports');
-const mine = new Set<string>();
-process.once('exit', () => mine.forEach((file) => rmSync(file, { force: true })));
+let swept = false;
 
 function alive(pid: number): boolean {
   try {
@@ -31,29 +30,53 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Reserves `port` for this process across the test processes of the machine (a file made exclusively). */
+/** The owner's pid of a reservation, or 0 when it is gone or unreadable. */
+function ownerOf(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Removes the reservations of processes that are gone. A reservation lasts as long as its process
+ * (a test worker, whose exit no handler of a test file sees), so each process sweeps once.
+ */
+function sweep(): void {
+  for (const name of readdirSync(RESERVED)) {
+    const file = join(RESERVED, name);
+    // a draft (`.<pid>-<port>`) may be empty a moment: its name says whose it is
+    const owner = name.startsWith('.') ? Number(name.slice(1).split('-')[0]) : ownerOf(file);
+    if (!(owner > 0 && alive(owner))) rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Reserves `port` for this process across the test processes of the machine: a file naming the
+ * process, made under the port's name by a hard link (which fails if the name exists), so that a
+ * reservation is never seen without its owner.
+ */
 function reserve(port: number): boolean {
   const file = join(RESERVED, String(port));
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      mine.add(file);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let owner: number;
+  const draft = join(RESERVED, `.${process.pid}-${port}`);
+  writeFileSync(draft, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        owner = Number(readFileSync(file, 'utf8'));
-      } catch {
-        continue; // removed meanwhile
+        linkSync(draft, file);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const owner = ownerOf(file);
+        if (owner > 0 && alive(owner)) return false;
+        rmSync(file, { force: true }); // left by a process that is gone
       }
-      if (owner > 0 && alive(owner)) return false;
-      rmSync(file, { force: true }); // left by a process that is gone
     }
+    return false;
+  } finally {
+    rmSync(draft, { force: true });
   }
-  return false;
 }
 
 async function bindable(port: number): Promise<boolean> {
@@ -72,6 +95,10 @@ async function bindable(port: number): Promise<boolean> {
  */
 export async function freePort(): Promise<number> {
   mkdirSync(RESERVED, { recursive: true });
+  if (!swept) {
+    sweep();
+    swept = true;
+  }
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = FIRST + Math.floor(Math.random() * (LAST - FIRST + 1));
     if (!reserve(port)) continue;
