@@ -1,13 +1,12 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/app-config.js';
 import { startupLines } from '../src/startup-banner.js';
-import { freePort } from './support/free-port.js';
+import { freePort, portIsFree } from './support/free-port.js';
 
 /** The commands an operator copies from the README and the start-up banner, run as written on a SQLite file. */
 const run = promisify(execFile);
@@ -18,14 +17,6 @@ const sqliteEnv = (extra: Record<string, string> = {}) => {
   delete env.DATABASE_URL;
   return env;
 };
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 function alive(pid: number): boolean {
   try {

@@ -12,9 +12,10 @@ const DESCRIPTION =
   'The complete contract is the API reference (docs/API.md) in the repository of this service.';
 
 /**
- * Generates the OpenAPI document from the controllers (when first asked for) and serves the docs page for people: Swagger
- * UI at `/docs` for the default edition and at `/{lang}/docs` for every other one, each showing its
- * edition's document first, with a switch between the editions' documents. It runs while the
+ * Generates the OpenAPI document from the controllers (when first asked for) and serves the docs
+ * page for people: Swagger UI at `/docs` for the default edition and at `/{lang}/docs` for every
+ * other one, each showing its edition's document first, with a switch between the editions'
+ * documents. It runs while the
  * application initialises, after the lifecycle middleware is mounted, so the docs page gets the
  * same security headers as every other answer.
  */

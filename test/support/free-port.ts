@@ -21,7 +21,9 @@ const FIRST = Math.max(10_000, LAST - 12_000);
 const RESERVED = join(tmpdir(), 'calendar-test-ports');
 let swept = false;
 
+/** Whether `pid` (0 when unknown) names a process that is still running. */
 function alive(pid: number): boolean {
+  if (!(pid > 0)) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -48,7 +50,7 @@ function sweep(): void {
     const file = join(RESERVED, name);
     // a draft (`.<pid>-<port>`) may be empty a moment: its name says whose it is
     const owner = name.startsWith('.') ? Number(name.slice(1).split('-')[0]) : ownerOf(file);
-    if (!(owner > 0 && alive(owner))) rmSync(file, { force: true });
+    if (!alive(owner)) rmSync(file, { force: true });
   }
 }
 
@@ -68,8 +70,7 @@ function reserve(port: number): boolean {
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const owner = ownerOf(file);
-        if (owner > 0 && alive(owner)) return false;
+        if (alive(ownerOf(file))) return false;
         rmSync(file, { force: true }); // left by a process that is gone
       }
     }
@@ -79,7 +80,8 @@ function reserve(port: number): boolean {
   }
 }
 
-async function bindable(port: number): Promise<boolean> {
+/** Whether a server could listen on `port` now (on every interface, as the service does). */
+export async function portIsFree(port: number): Promise<boolean> {
   const server = createServer();
   const ok = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false));
@@ -102,7 +104,7 @@ export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = FIRST + Math.floor(Math.random() * (LAST - FIRST + 1));
     if (!reserve(port)) continue;
-    if (await bindable(port)) return port;
+    if (await portIsFree(port)) return port;
   }
   throw new Error(`no free port between ${FIRST} and ${LAST}`);
 }
