@@ -26,7 +26,8 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: only the compiled app and production dependencies, run as an unprivileged user.
 FROM node:24-bookworm-slim AS runtime
-# The old-space cap keeps the resident size of a busy server under 250 MB (docs/PERFORMANCE.md).
+# The heap caps keep the resident size of a busy server under 250 MB (docs/CACHING.md, "Memory");
+# the third flag of the server's command (CMD) is not allowed in NODE_OPTIONS.
 ENV NODE_ENV=production PORT=3000 NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=16"
 WORKDIR /app
 # The code belongs to root and is read-only for the user the server runs as; only data/ is writable.
@@ -45,4 +46,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health/ready').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # Migrations are applied by the app itself at start-up, before it accepts requests. Node is PID 1 and
 # handles SIGTERM itself: it finishes requests in flight (SHUTDOWN_GRACE_MS) and exits 0.
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--no-allocation-site-pretenuring", "dist/src/main.js"]

@@ -116,7 +116,7 @@ start() {
     PORT="$port" PUBLIC_URL="http://127.0.0.1:$PROXY_PORT" DATABASE_URL="$primary_url" DATABASE_REPLICA_URLS="$replica_url" \
       REPLICA_MAX_LAG_MS="$MAX_LAG_MS" REPLICA_WAIT_MS="$WAIT_MS" ADMIN_LOGIN="$ADMIN_LOGIN" ADMIN_PASSWORD="$ADMIN_PASSWORD" \
       REDIS_URL="$redis_url" REDIS_KEY_PREFIX="$prefix" TRUST_PROXY=1 LOG_FORMAT=json LOG_LEVEL=warn LOG_REQUESTS=false LOGIN_FAILURE_LIMIT=100000 \
-      node --max-old-space-size=192 --max-semi-space-size=16 dist/src/main.js >"$DIR/app-$((index + 1)).log" 2>&1 &
+      node --max-old-space-size=192 --max-semi-space-size=16 --no-allocation-site-pretenuring dist/src/main.js >"$DIR/app-$((index + 1)).log" 2>&1 &
     echo $! >"$DIR/app-$((index + 1)).pid"
     wait_for 60 app_ready "$port" || {
       say "app $((index + 1)) did not become ready; see $DIR/app-$((index + 1)).log"
