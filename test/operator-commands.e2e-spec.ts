@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../src/config/app-config.js';
 import { startupLines } from '../src/startup-banner.js';
 import { freePort, portIsFree } from './support/free-port.js';
+import { alive } from './support/server-process.js';
 
 /** The commands an operator copies from the README and the start-up banner, run as written on a SQLite file. */
 const run = promisify(execFile);
@@ -17,15 +18,6 @@ const sqliteEnv = (extra: Record<string, string> = {}) => {
   delete env.DATABASE_URL;
   return env;
 };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls `check` until it holds or `ms` have passed. */
 async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<boolean> {

@@ -15,9 +15,8 @@ const DESCRIPTION =
  * Generates the OpenAPI document from the controllers (when first asked for) and serves the docs
  * page for people: Swagger UI at `/docs` for the default edition and at `/{lang}/docs` for every
  * other one, each showing its edition's document first, with a switch between the editions'
- * documents. It runs while the
- * application initialises, after the lifecycle middleware is mounted, so the docs page gets the
- * same security headers as every other answer.
+ * documents. It runs while the application initialises, after the lifecycle middleware is mounted,
+ * so the docs page gets the same security headers as every other answer.
  */
 @Injectable()
 export class DocsPage implements OnModuleInit {

@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alive } from './server-process.js';
 
 /**
  * Ports handed to child processes come from below the system's ephemeral range, which `listen(0)`
@@ -21,15 +22,9 @@ const FIRST = Math.max(10_000, LAST - 12_000);
 const RESERVED = join(tmpdir(), 'calendar-test-ports');
 let swept = false;
 
-/** Whether `pid` (0 when unknown) names a process that is still running. */
-function alive(pid: number): boolean {
-  if (!(pid > 0)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Whether the owner of a reservation (0 when unknown) is still running. */
+function ownerAlive(pid: number): boolean {
+  return pid > 0 && alive(pid);
 }
 
 /** The owner's pid of a reservation, or 0 when it is gone or unreadable. */
@@ -50,7 +45,7 @@ function sweep(): void {
     const file = join(RESERVED, name);
     // a draft (`.<pid>-<port>`) may be empty a moment: its name says whose it is
     const owner = name.startsWith('.') ? Number(name.slice(1).split('-')[0]) : ownerOf(file);
-    if (!alive(owner)) rmSync(file, { force: true });
+    if (!ownerAlive(owner)) rmSync(file, { force: true });
   }
 }
 
@@ -70,7 +65,7 @@ function reserve(port: number): boolean {
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        if (alive(ownerOf(file))) return false;
+        if (ownerAlive(ownerOf(file))) return false;
         rmSync(file, { force: true }); // left by a process that is gone
       }
     }

@@ -1,6 +1,19 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/**
+ * Whether a process (or, for a negative number, a process group) is still running: one that may not
+ * be signalled (`EPERM`) exists all the same.
+ */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** One line the server wrote, when it arrived (ms since the spawn) and on which stream. */
 export interface OutputLine {
   stream: 'stdout' | 'stderr';
